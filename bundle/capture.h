@@ -1,0 +1,28 @@
+/* capture.h — load a whole capture folder into the model.
+ *
+ * bundle_capture_load reads filenames.json, code.json, every listed wave file
+ * (in parallel, opts->threads), wstates, occupancy, realtime and snapshots,
+ * and the results/CSVs found beside the folder (bundle/discover.h) or given in
+ * opts. Any malformed file fails the whole load with KR_INPUT and an error
+ * naming the file and position; nothing is half-loaded. */
+#ifndef KR_BUNDLE_CAPTURE_H
+#define KR_BUNDLE_CAPTURE_H
+
+#include "bundle/model.h"
+#include "common/err.h"
+
+typedef struct bundle_opts {
+    int threads;                 /* wave-file parser threads, >= 1 */
+    const char *results_path;    /* --results FILE, or NULL to search */
+    const char *label;           /* capture label, or NULL */
+    int no_discover;             /* do not look for results/CSVs beside the folder */
+    int jansson_waves;           /* parse wave files with the jansson reference */
+} bundle_opts;
+
+int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **out, kr_err *err);
+void bundle_capture_free(kr_capture *c);
+
+/* 1 if dir holds filenames.json (how a capture folder is recognised, §1.1). */
+int bundle_is_capture_dir(const char *dir);
+
+#endif

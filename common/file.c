@@ -1,0 +1,89 @@
+/* file.c — see file.h. */
+#include "common/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int kr_file_read(const char *path, uint64_t limit, char **data, size_t *len, kr_err *err)
+{
+    *data = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return kr_err_set(err, KR_INPUT, path, NULL, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        close(fd);
+        return kr_err_set(err, KR_INPUT, path, NULL, "cannot stat: %s", strerror(errno));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return kr_err_set(err, KR_INPUT, path, NULL, "expected a file, found a directory");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return kr_err_set(err, KR_INPUT, path, NULL, "expected a regular file");
+    }
+    if ((uint64_t)st.st_size > limit) {
+        close(fd);
+        return kr_err_set(err, KR_INPUT, path, NULL,
+                          "file of %lld bytes exceeds the limit of %llu bytes",
+                          (long long)st.st_size, (unsigned long long)limit);
+    }
+    size_t cap = (size_t)st.st_size;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        close(fd);
+        return kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory reading %zu bytes", cap);
+    }
+    size_t got = 0;
+    while (got < cap) {
+        ssize_t n = read(fd, buf + got, cap - got);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            free(buf);
+            close(fd);
+            return kr_err_set(err, KR_INPUT, path, NULL, "read failed: %s", strerror(e));
+        }
+        if (n == 0)
+            break;          /* file shrank while reading: use what is there */
+        got += (size_t)n;
+    }
+    close(fd);
+    buf[got] = '\0';
+    *data = buf;
+    *len = got;
+    return 0;
+}
+
+int kr_file_exists(const char *path) { struct stat st; return stat(path, &st) == 0; }
+int kr_is_dir(const char *path) { struct stat st; return stat(path, &st) == 0 && S_ISDIR(st.st_mode); }
+int kr_is_regular(const char *path) { struct stat st; return stat(path, &st) == 0 && S_ISREG(st.st_mode); }
+
+char *kr_path_join(char *buf, size_t cap, const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    if (n && dir[n - 1] == '/')
+        snprintf(buf, cap, "%s%s", dir, name);
+    else
+        snprintf(buf, cap, "%s/%s", dir, name);
+    return buf;
+}
+
+const char *kr_path_base(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    const char *p = path + n;
+    while (p > path && p[-1] != '/')
+        p--;
+    return p;
+}

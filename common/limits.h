@@ -1,0 +1,33 @@
+/* limits.h — every input limit kreport enforces, in one place.
+ *
+ * Each limit is checked where the input is read, and the error names the
+ * limit (e.g. "exceeds KR_MAX_FILE_BYTES (4 GiB)"). Limits bound memory and
+ * time for hostile input; real captures are far below them. */
+#ifndef KR_COMMON_LIMITS_H
+#define KR_COMMON_LIMITS_H
+
+/* Largest single input file read into memory (wave files reach hundreds of MB). */
+#define KR_MAX_FILE_BYTES        (4ull << 30)
+/* Largest small JSON/CSV file parsed through jansson or the CSV reader. */
+#define KR_MAX_SMALL_FILE_BYTES  (512ull << 20)
+/* JSON nesting depth accepted by the scanner (files need about 6). */
+#define KR_MAX_JSON_DEPTH        64
+/* Longest string value (ISA text, source chains, file names). */
+#define KR_MAX_STRING_BYTES      (64u << 10)
+/* Code rows in one code.json, and the largest LineNumber accepted. */
+#define KR_MAX_CODE_ROWS         (8u << 20)
+#define KR_MAX_LINE_NUMBER       (16u << 20)
+/* Wave files listed in one filenames.json. */
+#define KR_MAX_WAVES             (1u << 20)
+/* Instruction records, timeline entries and waitcnt entries per wave. */
+#define KR_MAX_RECORDS_PER_WAVE  (1u << 28)
+/* Occupancy rows per SE, realtime samples per SE, SEs per capture. */
+#define KR_MAX_OCC_ROWS          (1u << 28)
+#define KR_MAX_SE                64
+/* CSV: fields per row and rows per file. */
+#define KR_MAX_CSV_FIELDS        4096
+#define KR_MAX_CSV_ROWS          (16u << 20)
+/* Source snapshot copies: bytes per copy. */
+#define KR_MAX_SNAPSHOT_BYTES    (64ull << 20)
+
+#endif

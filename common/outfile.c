@@ -1,0 +1,143 @@
+/* outfile.c — see outfile.h. */
+#include "common/outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/file.h"
+
+typedef struct { char *tmp; char *final; } kr_outitem;
+
+struct kr_outset {
+    char *dir;
+    int force;
+    kr_outitem *items;
+    size_t n, cap;
+};
+
+kr_outset *kr_outset_new(const char *dir, int force)
+{
+    kr_outset *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->dir = strdup(dir);
+    s->force = force;
+    return s;
+}
+
+int kr_mkdir_p(const char *dir, kr_err *err)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    size_t n = strlen(tmp);
+    for (size_t i = 1; i <= n; i++) {
+        if (tmp[i] == '/' || tmp[i] == '\0') {
+            char c = tmp[i];
+            tmp[i] = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+                return kr_err_set(err, KR_OUTPUT, tmp, NULL, "cannot create directory: %s", strerror(errno));
+            tmp[i] = c;
+        }
+    }
+    if (!kr_is_dir(dir))
+        return kr_err_set(err, KR_OUTPUT, dir, NULL, "not a directory");
+    return 0;
+}
+
+int kr_outset_add(kr_outset *s, const char *name, const void *data, size_t len, kr_err *err)
+{
+    char final[4096], tmp[4096];
+    kr_path_join(final, sizeof final, s->dir, name);
+    if (!s->force && kr_file_exists(final))
+        return kr_err_set(err, KR_OUTPUT, final, NULL, "exists; use --force to overwrite");
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp.XXXXXX", s->dir, name);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return kr_err_set(err, KR_OUTPUT, final, NULL, "cannot create: %s", strerror(errno));
+    const char *p = data;
+    size_t left = len;
+    while (left) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            return kr_err_set(err, KR_OUTPUT, final, NULL, "write failed: %s", strerror(e));
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (fsync(fd) != 0 && errno != EINVAL) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        return kr_err_set(err, KR_OUTPUT, final, NULL, "write failed: %s", strerror(e));
+    }
+    fchmod(fd, 0644);
+    if (close(fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return kr_err_set(err, KR_OUTPUT, final, NULL, "write failed: %s", strerror(e));
+    }
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 8;
+        kr_outitem *items = realloc(s->items, cap * sizeof *items);
+        if (!items) {
+            unlink(tmp);
+            return kr_err_set(err, KR_INTERNAL, final, NULL, "out of memory");
+        }
+        s->items = items;
+        s->cap = cap;
+    }
+    s->items[s->n].tmp = strdup(tmp);
+    s->items[s->n].final = strdup(final);
+    s->n++;
+    return 0;
+}
+
+int kr_outset_commit(kr_outset *s, kr_err *err)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        if (rename(s->items[i].tmp, s->items[i].final) != 0) {
+            int e = errno;
+            kr_err_set(err, KR_OUTPUT, s->items[i].final, NULL, "cannot rename into place: %s", strerror(e));
+            for (size_t j = i; j < s->n; j++)
+                unlink(s->items[j].tmp);
+            for (size_t j = 0; j < i; j++)
+                unlink(s->items[j].final);
+            for (size_t j = 0; j < s->n; j++) {
+                free(s->items[j].tmp);
+                free(s->items[j].final);
+            }
+            s->n = 0;
+            return KR_OUTPUT;
+        }
+    }
+    for (size_t j = 0; j < s->n; j++) {
+        free(s->items[j].tmp);
+        free(s->items[j].final);
+    }
+    s->n = 0;
+    return 0;
+}
+
+void kr_outset_free(kr_outset *s)
+{
+    if (!s)
+        return;
+    for (size_t j = 0; j < s->n; j++) {
+        unlink(s->items[j].tmp);
+        free(s->items[j].tmp);
+        free(s->items[j].final);
+    }
+    free(s->items);
+    free(s->dir);
+    free(s);
+}
