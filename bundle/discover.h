@@ -1,0 +1,44 @@
+/* discover.h — finding what belongs with a capture, and example folders.
+ *
+ * Content decides, not names (FORMATS.md §11): a folder with filenames.json
+ * is a capture; a JSON file with "rocprofiler-sdk-tool" is a results.json; a
+ * CSV is classified by its header (§10). */
+#ifndef KR_BUNDLE_DISCOVER_H
+#define KR_BUNDLE_DISCOVER_H
+
+#include <stddef.h>
+
+#include "bundle/model.h"
+#include "common/err.h"
+
+/* Attaches results.json, kernel_trace, agent_info and kernel_stats CSVs to c
+ * (c->results, c->kernel_trace, c->agent_info, c->kernel_stats), allocated
+ * in c->arena. results_path, when given, is used instead of searching (and a
+ * bad file is an error). Otherwise the search looks beside the capture folder
+ * (its parent: a rocprofv3 run directory) and, for a hub example layout
+ * (<example>/att_viewer/<label>/<capture>), in <example>/compute_viewer/:
+ * a results.json is attached only if one of its GPU agents has the capture's
+ * agent handle (§9.3: never borrow another run's file); CSVs prefixed with the
+ * label (<label>_agent_info.csv) are preferred over discover_*.csv. Files that
+ * are found but malformed fail with KR_INPUT. */
+int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err);
+
+typedef struct bundle_example_capture {
+    char *label;             /* "small", "big", ... */
+    char *dir;               /* path of the capture folder */
+} bundle_example_capture;
+
+typedef struct bundle_example {
+    char *root;              /* the example folder */
+    char *name;              /* its last path component (the kernel) */
+    bundle_example_capture *captures;   /* sorted by label, then folder name */
+    size_t ncaptures;
+    int has_readme, has_report;
+} bundle_example;
+
+/* 1 if dir looks like an example folder (has att_viewer/ with captures). */
+int bundle_is_example_dir(const char *dir);
+int bundle_example_scan(const char *dir, bundle_example **out, kr_err *err);
+void bundle_example_free(bundle_example *ex);
+
+#endif
