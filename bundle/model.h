@@ -73,6 +73,7 @@ typedef struct kr_code_row {
     uint8_t is_label;
     kr_frame *frames;        /* parsed Source chain, innermost first */
     uint32_t nframes;
+    int64_t zero_col;        /* column "_" as written (always 0, §2.2; validate V-4) */
 } kr_code_row;
 
 typedef enum kr_code_layout {
@@ -125,6 +126,7 @@ typedef struct kr_wave {
     size_t nproducers;
     uint8_t has_waitcnt;     /* the file had a non-null waitcnt array */
     uint64_t bytes;          /* size of the wave file */
+    size_t waitcnt_nonzero_lanes;  /* producer pairs whose second element is not 0 (§4.5; validate V-12) */
 } kr_wave;
 
 /* wave_filenames entry (§1.3). */

@@ -1,0 +1,99 @@
+/* validate.h — the offline invariants of FORMATS.md §13 as named checks.
+ *
+ * an_validate runs every check the model supports over one loaded capture
+ * and returns a list of findings {id "V-10", severity, location, message}.
+ * It never prints. Problems that make a file unreadable are load errors
+ * (bundle_capture_load, exit 3), not findings; everything well-typed but
+ * inconsistent is a finding here.
+ *
+ * Findings are bounded: at most max_per_check occurrences are listed per
+ * (check, severity) and capture, followed by one summary finding counting
+ * the rest; the error/warning/info totals count every occurrence (listed or
+ * not, summary findings excluded). Findings come in §13 order, then in
+ * discovery order. The same file also holds the helpers info and validate
+ * share: target detection (§12.6), the kernel-symbol join (§9.3), ISA
+ * register marks (§12.3) and the time span (§7.3, §7.4). */
+#ifndef KR_ANALYZER_VALIDATE_H
+#define KR_ANALYZER_VALIDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bundle/model.h"
+#include "common/arena.h"
+
+typedef enum an_severity { AN_SEV_ERROR = 0, AN_SEV_WARNING = 1, AN_SEV_INFO = 2 } an_severity;
+
+typedef struct an_finding {
+    const char *id;          /* "V-10" */
+    an_severity severity;
+    const char *location;    /* "code.json row 12 (LineNumber 12)", "se1_sm0_sl0_wv0.json $.wave.instructions[5]", ... */
+    const char *message;
+    uint8_t summary;         /* 1: the "N more" line of a bounded check */
+} an_finding;
+
+typedef struct an_validation {
+    kr_arena arena;          /* owns the strings */
+    an_finding *findings;    /* malloc'd */
+    size_t nfindings, cap;
+    uint64_t errors, warnings, infos;
+    int oom;                 /* a finding could not be stored (lists are then incomplete) */
+} an_validation;
+
+typedef struct an_validate_opts {
+    size_t max_per_check;    /* 0: 20 */
+    const char *target;      /* --target override (§12.6 step 1), NULL when none */
+} an_validate_opts;
+
+/* Runs all checks. Returns 0, or KR_INTERNAL when memory ran out. out must
+ * be released with an_validation_free in every case. */
+int an_validate(const kr_capture *c, const an_validate_opts *opts, an_validation *out);
+void an_validation_free(an_validation *v);
+const char *an_severity_name(an_severity s);   /* "error", "warning", "info" */
+
+/* ---- helpers shared with info ---- */
+
+/* GPU target (§12.6): override, the results.json GPU agent with the
+ * capture's handle, the GPU rows of an agent_info CSV, then the ISA
+ * heuristic. name NULL when unknown (then "unknown gfx9" etc. in source). */
+typedef struct an_target {
+    const char *name;        /* "gfx950" */
+    char source[192];        /* "results.json agent 32235", "agent_info.csv (small_agent_info.csv)", ... */
+    const kr_agent *agent;   /* the agent record when known (results or CSV) */
+    uint8_t from_results;    /* agent comes from results.json */
+} an_target;
+void an_validate_target(const kr_capture *c, const char *override_name, an_target *out);
+
+/* Symbol name of a label row ("; name" -> "name"). */
+const char *an_label_name(const kr_code_row *label);
+
+/* The results.json kernel symbol of a label row (§9.3 step 2), or NULL. */
+const kr_kernel_symbol *an_validate_symbol(const kr_capture *c, const kr_code_row *label);
+
+/* Register counts rocprofv3 reported for the kernel of a label row: the
+ * joined kernel symbol, else the first kernel_trace CSV row with the same
+ * kernel name. Returns 1 when found (fields -1 when a column is absent). */
+typedef struct an_reg_counts {
+    int64_t arch_vgpr, accum_vgpr, sgpr;
+    const char *source;      /* "results.json kernel_symbols" or "kernel_trace.csv" */
+} an_reg_counts;
+int an_validate_reg_counts(const kr_capture *c, const kr_code_row *label, an_reg_counts *out);
+
+/* ISA high-water marks (§12.3) over the instruction rows of the kernel of
+ * label row index `label` (rows up to the next label). */
+typedef struct an_isa_marks { uint32_t v, a, s; } an_isa_marks;
+void an_validate_isa_marks(const kr_capture *c, size_t label, an_isa_marks *out);
+
+/* Time span of the waves: raw = max(end) - min(begin) over per-SE clocks;
+ * aligned = max(end + offset) - min(begin + offset) with the §7.4 SE offsets
+ * (valid when has_aligned); clock_mhz = the measured shader clock (§7.3),
+ * 0 when unknown; us = the aligned span (or the raw one when all waves share
+ * one SE) at that clock, valid when has_us. No waves: everything 0. */
+typedef struct an_span {
+    uint64_t raw, aligned;
+    uint8_t has_aligned, has_us;
+    double us, clock_mhz;
+} an_span;
+void an_validate_span(const kr_capture *c, an_span *out);
+
+#endif

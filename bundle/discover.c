@@ -1,0 +1,559 @@
+/* discover.c — see discover.h. Rules: FORMATS.md §9.3, §10, §11.
+ *
+ * Search order for what lies beside a capture: directories first (the
+ * capture's parent, then <example>/compute_viewer/), then within a directory
+ * files named "<label>_*" before "discover_*" before the rest, then by name
+ * (bytewise). Only *.json and *.csv files are looked at; their content
+ * decides what they are. */
+#include "bundle/discover.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bundle/csv.h"
+#include "bundle/load_csv.h"
+#include "bundle/load_results.h"
+#include "common/file.h"
+#include "common/limits.h"
+
+enum { PATH_CAP = 4096, SNIFF_BYTES = 64 * 1024 };
+
+/* ---- small helpers ---- */
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Copy of path without trailing slashes (malloc). */
+static char *strip_trailing(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    char *s = malloc(n + 1);
+    if (s) {
+        memcpy(s, path, n);
+        s[n] = '\0';
+    }
+    return s;
+}
+
+/* Parent directory of path into buf ("." for a bare name, "/" for "/x"). */
+static void parent_dir(const char *path, char *buf, size_t cap)
+{
+    char *p = strip_trailing(path);
+    if (!p) {
+        snprintf(buf, cap, ".");
+        return;
+    }
+    char *slash = strrchr(p, '/');
+    if (!slash)
+        snprintf(buf, cap, ".");
+    else if (slash == p)
+        snprintf(buf, cap, "/");
+    else {
+        *slash = '\0';
+        snprintf(buf, cap, "%s", p);
+    }
+    free(p);
+}
+
+/* Last component of path (no trailing slash) into buf. */
+static void base_name(const char *path, char *buf, size_t cap)
+{
+    char *p = strip_trailing(path);
+    if (!p) {
+        buf[0] = '\0';
+        return;
+    }
+    const char *slash = strrchr(p, '/');
+    snprintf(buf, cap, "%s", slash && slash[1] ? slash + 1 : p);
+    free(p);
+}
+
+/* Absolute, lexically normalised form of path (malloc): relative paths are
+ * taken from the working directory; "." and ".." components are resolved by
+ * name, so the parent of "." is the real parent folder. */
+static char *abs_path(const char *path)
+{
+    char cwd[PATH_CAP];
+    const char *base = "";
+    if (path[0] != '/') {
+        if (!getcwd(cwd, sizeof cwd))
+            return NULL;
+        base = cwd;
+    }
+    size_t cap = strlen(base) + strlen(path) + 3;
+    char *joined = malloc(cap), *out = malloc(cap);
+    if (!joined || !out) {
+        free(joined);
+        free(out);
+        return NULL;
+    }
+    snprintf(joined, cap, "%s/%s", base, path);
+    size_t n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(joined, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+        if (strcmp(tok, ".") == 0)
+            continue;
+        if (strcmp(tok, "..") == 0) {
+            while (n > 0 && out[n - 1] != '/')
+                n--;
+            if (n > 0)
+                n--;     /* drop the slash too */
+            continue;
+        }
+        out[n++] = '/';
+        size_t m = strlen(tok);
+        memcpy(out + n, tok, m);
+        n += m;
+    }
+    if (n == 0)
+        out[n++] = '/';
+    out[n] = '\0';
+    free(joined);
+    return out;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sorted names of the entries of dir (hidden ones skipped) that are
+ * directories (want_dirs) or regular files. malloc'd; free with free_names. */
+static char **list_dir(const char *dir, int want_dirs, size_t *n)
+{
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    char **names = NULL;
+    size_t cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[PATH_CAP];
+        kr_path_join(path, sizeof path, dir, e->d_name);
+        if (want_dirs ? !kr_is_dir(path) : !kr_is_regular(path))
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **grown = realloc(names, cap * sizeof *names);
+            if (!grown)
+                break;
+            names = grown;
+        }
+        if (!(names[*n] = strdup(e->d_name)))
+            break;
+        (*n)++;
+    }
+    closedir(d);
+    if (*n)
+        qsort(names, *n, sizeof *names, cmp_str);
+    return names;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Up to cap bytes from the start of a file into buf; returns the count or -1. */
+static long read_prefix(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t got = fread(buf, 1, cap, f);
+    fclose(f);
+    return (long)got;
+}
+
+/* ---- explicit --results FILE ---- */
+
+static int is_json_text(const char *data, size_t len)
+{
+    size_t i = 0;
+    if (len >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
+        (unsigned char)data[2] == 0xBF)
+        i = 3;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
+        i++;
+    return i < len && (data[i] == '{' || data[i] == '[');
+}
+
+/* Attaches a parsed rocprofv3 CSV of kind k to c. */
+static int attach_csv(kr_capture *c, const bundle_csv *t, bundle_csv_type k, kr_err *err)
+{
+    switch (k) {
+    case BUNDLE_CSV_KERNEL_TRACE:
+        return bundle_kernel_trace_from_csv(&c->arena, t, &c->kernel_trace, err);
+    case BUNDLE_CSV_AGENT_INFO:
+        return bundle_agent_info_from_csv(&c->arena, t, &c->agent_info, err);
+    case BUNDLE_CSV_KERNEL_STATS:
+        return bundle_kernel_stats_from_csv(&c->arena, t, &c->kernel_stats, err);
+    default:
+        return kr_err_set(err, KR_INPUT, t->path, NULL,
+                          "a %s CSV cannot be attached to a capture (expected a results.json or a "
+                          "kernel_trace, agent_info or kernel_stats CSV)",
+                          bundle_csv_type_name(k));
+    }
+}
+
+static int attach_explicit(kr_capture *c, const char *path, kr_err *err)
+{
+    char *data;
+    size_t len;
+    int rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, err);
+    if (rc)
+        return rc;
+    if (is_json_text(data, len)) {
+        kr_results *r;
+        rc = bundle_parse_results(&c->arena, data, len, path, &r, err);
+        if (rc == 0)
+            c->results = r;
+        free(data);
+        return rc;
+    }
+    kr_arena scratch;
+    kr_arena_init(&scratch);
+    bundle_csv t;
+    rc = bundle_csv_parse(&scratch, data, len, path, &t, err);
+    free(data);
+    if (rc == 0) {
+        char base[PATH_CAP];
+        base_name(path, base, sizeof base);
+        bundle_csv_type k = bundle_csv_kind_of(&t, base);
+        if (k == BUNDLE_CSV_UNKNOWN)
+            rc = kr_err_set(err, KR_INPUT, path, NULL,
+                            "neither a rocprofv3 results.json nor a rocprofv3 CSV with a known header (§10)");
+        else
+            rc = attach_csv(c, &t, k, err);
+    }
+    kr_arena_free(&scratch);
+    return rc;
+}
+
+/* ---- search ---- */
+
+typedef struct candidate {
+    char *path;
+    const char *name;        /* points into path */
+    int dir_rank, name_rank;
+    int is_json;
+} candidate;
+
+static int cmp_candidate(const void *pa, const void *pb)
+{
+    const candidate *a = pa, *b = pb;
+    if (a->dir_rank != b->dir_rank)
+        return a->dir_rank - b->dir_rank;
+    if (a->name_rank != b->name_rank)
+        return a->name_rank - b->name_rank;
+    return strcmp(a->name, b->name);
+}
+
+static int name_rank(const char *name, const char *label)
+{
+    if (label && label[0]) {
+        size_t n = strlen(label);
+        if (strncmp(name, label, n) == 0 && name[n] == '_')
+            return 0;
+    }
+    return has_prefix(name, "discover_") ? 1 : 2;
+}
+
+typedef struct candidates {
+    candidate *v;
+    size_t n, cap;
+} candidates;
+
+static int add_dir(candidates *cs, const char *dir, int dir_rank, const char *label)
+{
+    size_t n;
+    char **names = list_dir(dir, 0, &n);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        int is_json = has_suffix(names[i], ".json");
+        if (!is_json && !has_suffix(names[i], ".csv"))
+            continue;
+        if (cs->n == cs->cap) {
+            size_t cap = cs->cap ? cs->cap * 2 : 16;
+            candidate *grown = realloc(cs->v, cap * sizeof *grown);
+            if (!grown) {
+                rc = -1;
+                break;
+            }
+            cs->v = grown;
+            cs->cap = cap;
+        }
+        candidate *cd = &cs->v[cs->n];
+        size_t need = strlen(dir) + strlen(names[i]) + 2;
+        if (!(cd->path = malloc(need))) {
+            rc = -1;
+            break;
+        }
+        kr_path_join(cd->path, need, dir, names[i]);
+        cd->name = cd->path + strlen(cd->path) - strlen(names[i]);
+        cd->dir_rank = dir_rank;
+        cd->name_rank = name_rank(names[i], label);
+        cd->is_json = is_json;
+        cs->n++;
+    }
+    free_names(names, n);
+    return rc;
+}
+
+/* §9.3 step 1: only a results.json with a GPU agent of the capture's handle. */
+static int try_results(kr_capture *c, const candidate *cd, char *sniff, kr_err *err)
+{
+    long got = read_prefix(cd->path, sniff, SNIFF_BYTES);
+    if (got <= 0 || bundle_results_sniff(sniff, (size_t)got) != 1)
+        return 0;
+    char *data;
+    size_t len;
+    int rc = kr_file_read(cd->path, KR_MAX_SMALL_FILE_BYTES, &data, &len, err);
+    if (rc)
+        return rc;
+    kr_results *r = NULL;
+    rc = bundle_parse_results_for_agent(&c->arena, data, len, cd->path, c->agent_handle, &r, err);
+    free(data);
+    if (rc == 0 && r)
+        c->results = r;
+    return rc;
+}
+
+/* End of the first CSV record (quotes respected) within data[0..len), or 0. */
+static size_t header_end(const char *data, size_t len)
+{
+    int in_quotes = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (data[i] == '"')
+            in_quotes = !in_quotes;
+        else if (data[i] == '\n' && !in_quotes)
+            return i + 1;
+    }
+    return 0;
+}
+
+static int csv_slot_free(const kr_capture *c, bundle_csv_type k)
+{
+    switch (k) {
+    case BUNDLE_CSV_KERNEL_TRACE: return c->kernel_trace == NULL;
+    case BUNDLE_CSV_AGENT_INFO: return c->agent_info == NULL;
+    case BUNDLE_CSV_KERNEL_STATS: return c->kernel_stats == NULL;
+    default: return 0;
+    }
+}
+
+/* Attaches the CSV when its kind is wanted and not attached yet. The header
+ * alone decides whether the file is read at all; a file that is read must be
+ * well formed. */
+static int try_csv(kr_capture *c, const candidate *cd, char *sniff, kr_err *err)
+{
+    long got = read_prefix(cd->path, sniff, SNIFF_BYTES);
+    if (got <= 0)
+        return 0;
+    size_t hend = header_end(sniff, (size_t)got);
+    if (hend == 0)
+        return 0;
+    kr_arena scratch;
+    kr_arena_init(&scratch);
+    bundle_csv head;
+    kr_err ignored;
+    int rc = 0;
+    if (bundle_csv_parse(&scratch, sniff, hend, cd->name, &head, &ignored) != 0 ||
+        !csv_slot_free(c, bundle_csv_kind(head.header, head.ncols)))
+        goto done;
+    bundle_csv t;
+    if ((rc = bundle_csv_load(&scratch, cd->path, &t, err)) != 0)
+        goto done;
+    bundle_csv_type k = bundle_csv_kind_of(&t, cd->name);
+    if (csv_slot_free(c, k))
+        rc = attach_csv(c, &t, k, err);
+done:
+    kr_arena_free(&scratch);
+    return rc;
+}
+
+int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err)
+{
+    if (results_path)
+        return attach_explicit(c, results_path, err);
+    if (!c->dir)
+        return 0;
+
+    /* Where to look: the parent (a run directory) and, for
+     * <example>/att_viewer/<label>/<capture>, <example>/compute_viewer. */
+    char *abs = abs_path(c->dir);
+    const char *dir = abs ? abs : c->dir;
+    char parent[PATH_CAP], grand[PATH_CAP], label_dir[PATH_CAP], grand_name[PATH_CAP];
+    char example[PATH_CAP], viewer[PATH_CAP];
+    parent_dir(dir, parent, sizeof parent);
+    parent_dir(parent, grand, sizeof grand);
+    base_name(parent, label_dir, sizeof label_dir);
+    base_name(grand, grand_name, sizeof grand_name);
+    int hub_layout = strcmp(grand_name, "att_viewer") == 0;
+    const char *label = c->label ? c->label : hub_layout ? label_dir : NULL;
+
+    candidates cs = {0};
+    int rc = add_dir(&cs, parent, 0, label);
+    if (rc == 0 && hub_layout) {
+        parent_dir(grand, example, sizeof example);
+        kr_path_join(viewer, sizeof viewer, example, "compute_viewer");
+        if (kr_is_dir(viewer) && strcmp(viewer, parent) != 0)
+            rc = add_dir(&cs, viewer, 1, label);
+    }
+    free(abs);
+    if (rc != 0) {
+        for (size_t i = 0; i < cs.n; i++)
+            free(cs.v[i].path);
+        free(cs.v);
+        return kr_err_set(err, KR_INTERNAL, c->dir, NULL, "out of memory listing directories");
+    }
+    qsort(cs.v, cs.n, sizeof *cs.v, cmp_candidate);
+
+    char *sniff = malloc(SNIFF_BYTES);
+    if (!sniff)
+        rc = kr_err_set(err, KR_INTERNAL, c->dir, NULL, "out of memory");
+    for (size_t i = 0; i < cs.n && rc == 0; i++) {
+        const candidate *cd = &cs.v[i];
+        if (cd->is_json) {
+            if (!c->results && c->name_matched)
+                rc = try_results(c, cd, sniff, err);
+        } else {
+            rc = try_csv(c, cd, sniff, err);
+        }
+    }
+    free(sniff);
+    for (size_t i = 0; i < cs.n; i++)
+        free(cs.v[i].path);
+    free(cs.v);
+    return rc;
+}
+
+/* ---- example folders (§11.2) ---- */
+
+static int is_capture(const char *dir)
+{
+    char p[PATH_CAP];
+    kr_path_join(p, sizeof p, dir, "filenames.json");
+    return kr_is_regular(p);
+}
+
+int bundle_is_example_dir(const char *dir)
+{
+    char av[PATH_CAP];
+    kr_path_join(av, sizeof av, dir, "att_viewer");
+    if (!kr_is_dir(av))
+        return 0;
+    size_t nl;
+    char **labels = list_dir(av, 1, &nl);
+    int found = 0;
+    for (size_t i = 0; i < nl && !found; i++) {
+        char ld[PATH_CAP];
+        kr_path_join(ld, sizeof ld, av, labels[i]);
+        size_t nc;
+        char **caps = list_dir(ld, 1, &nc);
+        for (size_t k = 0; k < nc && !found; k++) {
+            char cd[PATH_CAP];
+            kr_path_join(cd, sizeof cd, ld, caps[k]);
+            found = is_capture(cd);
+        }
+        free_names(caps, nc);
+    }
+    free_names(labels, nl);
+    return found;
+}
+
+int bundle_example_scan(const char *dir, bundle_example **out, kr_err *err)
+{
+    *out = NULL;
+    if (!kr_is_dir(dir))
+        return kr_err_set(err, KR_INPUT, dir, NULL, "not a directory");
+    char av[PATH_CAP], p[PATH_CAP];
+    kr_path_join(av, sizeof av, dir, "att_viewer");
+    if (!kr_is_dir(av))
+        return kr_err_set(err, KR_INPUT, dir, NULL, "not an example folder: no att_viewer/ directory (§11.2)");
+    bundle_example *ex = calloc(1, sizeof *ex);
+    if (!ex)
+        return kr_err_set(err, KR_INTERNAL, dir, NULL, "out of memory");
+    char name[PATH_CAP];
+    base_name(dir, name, sizeof name);
+    ex->root = strdup(dir);
+    ex->name = strdup(name);
+    ex->has_readme = kr_is_regular(kr_path_join(p, sizeof p, dir, "README.md"));
+    ex->has_report = kr_is_regular(kr_path_join(p, sizeof p, dir, "REPORT.md"));
+    int ok = ex->root && ex->name;
+
+    /* Labels sorted, then captures sorted within a label. */
+    size_t nl, cap = 0;
+    char **labels = list_dir(av, 1, &nl);
+    for (size_t i = 0; i < nl && ok; i++) {
+        char ld[PATH_CAP];
+        kr_path_join(ld, sizeof ld, av, labels[i]);
+        size_t nc;
+        char **caps = list_dir(ld, 1, &nc);
+        for (size_t k = 0; k < nc && ok; k++) {
+            char cd[PATH_CAP];
+            kr_path_join(cd, sizeof cd, ld, caps[k]);
+            if (!is_capture(cd))
+                continue;
+            if (ex->ncaptures == cap) {
+                cap = cap ? cap * 2 : 8;
+                bundle_example_capture *grown = realloc(ex->captures, cap * sizeof *grown);
+                if (!grown) {
+                    ok = 0;
+                    break;
+                }
+                ex->captures = grown;
+            }
+            bundle_example_capture *ec = &ex->captures[ex->ncaptures];
+            ec->label = strdup(labels[i]);
+            ec->dir = strdup(cd);
+            if (!ec->label || !ec->dir) {
+                free(ec->label);
+                free(ec->dir);
+                ok = 0;
+                break;
+            }
+            ex->ncaptures++;
+        }
+        free_names(caps, nc);
+    }
+    free_names(labels, nl);
+    if (!ok) {
+        bundle_example_free(ex);
+        return kr_err_set(err, KR_INTERNAL, dir, NULL, "out of memory");
+    }
+    *out = ex;
+    return 0;
+}
+
+void bundle_example_free(bundle_example *ex)
+{
+    if (!ex)
+        return;
+    for (size_t i = 0; i < ex->ncaptures; i++) {
+        free(ex->captures[i].label);
+        free(ex->captures[i].dir);
+    }
+    free(ex->captures);
+    free(ex->root);
+    free(ex->name);
+    free(ex);
+}

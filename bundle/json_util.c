@@ -1,0 +1,378 @@
+/* json_util.c — see json_util.h. */
+#include "bundle/json_util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/limits.h"
+
+void bundle_jctx_init(bundle_jctx *j, const char *fname, kr_err *err)
+{
+    j->fname = fname;
+    j->err = err;
+    j->path[0] = '$';
+    j->path[1] = '\0';
+    j->len = 1;
+}
+
+static void jappend(bundle_jctx *j, const char *s, size_t n)
+{
+    size_t room = sizeof j->path - 1 - j->len;
+    if (n > room)
+        n = room;
+    memcpy(j->path + j->len, s, n);
+    j->len += n;
+    j->path[j->len] = '\0';
+}
+
+static int plain_key(const char *key)
+{
+    if (!*key)
+        return 0;
+    for (const char *p = key; *p; p++) {
+        char ch = *p;
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Appends key in path syntax: .key or ["k\"ey"] (control bytes as \u00XX). */
+static void append_key(bundle_jctx *j, const char *key, size_t n)
+{
+    char tmp[8];
+    jappend(j, "[\"", 2);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)key[i];
+        if (ch == '"' || ch == '\\') {
+            tmp[0] = '\\';
+            tmp[1] = (char)ch;
+            jappend(j, tmp, 2);
+        } else if (ch < 0x20) {
+            snprintf(tmp, sizeof tmp, "\\u%04x", ch);
+            jappend(j, tmp, 6);
+        } else {
+            jappend(j, (const char *)&key[i], 1);
+        }
+    }
+    jappend(j, "\"]", 2);
+}
+
+size_t bundle_jpush_key(bundle_jctx *j, const char *key)
+{
+    size_t mark = j->len;
+    if (plain_key(key)) {
+        jappend(j, ".", 1);
+        jappend(j, key, strlen(key));
+    } else {
+        append_key(j, key, strlen(key));
+    }
+    return mark;
+}
+
+size_t bundle_jpush_index(bundle_jctx *j, size_t i)
+{
+    size_t mark = j->len;
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "[%zu]", i);
+    jappend(j, tmp, (size_t)n);
+    return mark;
+}
+
+void bundle_jpop(bundle_jctx *j, size_t mark)
+{
+    if (mark < j->len) {
+        j->len = mark;
+        j->path[mark] = '\0';
+    }
+}
+
+int bundle_jerr(bundle_jctx *j, const char *fmt, ...)
+{
+    char msg[sizeof j->err->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return kr_err_set(j->err, KR_INPUT, j->fname, j->path, "%s", msg);
+}
+
+/* ---- locating a parse error: the JSON path of a byte offset ---- */
+
+typedef struct {
+    char is_obj;
+    char want_key;           /* object: the next string is a key */
+    size_t index;            /* array: current element */
+    const char *key;         /* object: raw key text (between the quotes) */
+    size_t key_len;
+} scan_frame;
+
+/* Rebuilds the container path of data[0, pos) by a tolerant scan (the text
+ * before a jansson error position is valid JSON up to that point). */
+static void path_at(const char *data, size_t pos, bundle_jctx *j)
+{
+    enum { DEPTH = 64 };
+    scan_frame st[DEPTH];
+    size_t depth = 0, overflow = 0;
+    size_t i = 0;
+    while (i < pos) {
+        char ch = data[i];
+        if (ch == '"') {
+            size_t start = ++i;
+            while (i < pos && data[i] != '"') {
+                if (data[i] == '\\')
+                    i++;
+                i++;
+            }
+            size_t end = i < pos ? i : pos;
+            if (!overflow && depth && st[depth - 1].is_obj && st[depth - 1].want_key) {
+                st[depth - 1].key = data + start;
+                st[depth - 1].key_len = end - start;
+                st[depth - 1].want_key = 0;
+            }
+            i++;
+            continue;
+        }
+        if (ch == '{' || ch == '[') {
+            if (depth < DEPTH && !overflow) {
+                st[depth].is_obj = ch == '{';
+                st[depth].want_key = ch == '{';
+                st[depth].index = 0;
+                st[depth].key = NULL;
+                st[depth].key_len = 0;
+                depth++;
+            } else {
+                overflow++;
+            }
+        } else if (ch == '}' || ch == ']') {
+            if (overflow)
+                overflow--;
+            else if (depth)
+                depth--;
+        } else if (ch == ',' && !overflow && depth) {
+            if (st[depth - 1].is_obj) {
+                st[depth - 1].want_key = 1;
+                st[depth - 1].key = NULL;
+            } else {
+                st[depth - 1].index++;
+            }
+        }
+        i++;
+    }
+    for (size_t d = 0; d < depth; d++) {
+        if (st[d].is_obj) {
+            if (!st[d].key)
+                break;
+            char key[256];
+            size_t n = st[d].key_len < sizeof key - 1 ? st[d].key_len : sizeof key - 1;
+            memcpy(key, st[d].key, n);
+            key[n] = '\0';
+            bundle_jpush_key(j, key);
+        } else {
+            bundle_jpush_index(j, st[d].index);
+        }
+    }
+}
+
+int bundle_json_parse(const char *data, size_t len, const char *fname, json_t **out, kr_err *err)
+{
+    json_error_t je;
+    *out = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
+    if (*out)
+        return 0;
+    bundle_jctx j;
+    bundle_jctx_init(&j, fname, err);
+    size_t pos = je.position < 0 ? 0 : (size_t)je.position;
+    if (pos > len)
+        pos = len;
+    path_at(data, pos, &j);
+    if (json_error_code(&je) == json_error_duplicate_key) {
+        /* The key just read is the last path element; repeat it in words. */
+        const char *last = strrchr(j.path, '.');
+        const char *bracket = strrchr(j.path, '[');
+        const char *name = last && (!bracket || last > bracket) ? last + 1 : j.path;
+        return bundle_jerr(&j, "duplicate key \"%s\" (line %d, column %d)", name, je.line, je.column);
+    }
+    return bundle_jerr(&j, "invalid JSON: %s (line %d, column %d)", je.text, je.line, je.column);
+}
+
+const char *bundle_json_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+int bundle_jexpect_object(bundle_jctx *j, const json_t *v)
+{
+    if (json_is_object(v))
+        return 0;
+    return bundle_jerr(j, "expected an object, found %s", bundle_json_kind(v));
+}
+
+int bundle_jexpect_array(bundle_jctx *j, const json_t *v)
+{
+    if (json_is_array(v))
+        return 0;
+    return bundle_jerr(j, "expected an array, found %s", bundle_json_kind(v));
+}
+
+int bundle_jexpect_array_n(bundle_jctx *j, const json_t *v, size_t n, const char *what)
+{
+    if (!json_is_array(v))
+        return bundle_jerr(j, "expected %s, found %s", what, bundle_json_kind(v));
+    if (json_array_size(v) != n)
+        return bundle_jerr(j, "expected %s, found an array of %zu elements", what, json_array_size(v));
+    return 0;
+}
+
+int bundle_jmember(bundle_jctx *j, const json_t *obj, const char *key, int required, json_t **out)
+{
+    *out = json_object_get(obj, key);
+    if (!*out && required)
+        return bundle_jerr(j, "missing key \"%s\"", key);
+    return 0;
+}
+
+int bundle_jget_i64(bundle_jctx *j, const json_t *v, int64_t *out)
+{
+    if (!json_is_integer(v))
+        return bundle_jerr(j, "expected an integer, found %s", bundle_json_kind(v));
+    *out = (int64_t)json_integer_value(v);
+    return 0;
+}
+
+int bundle_jget_u64(bundle_jctx *j, const json_t *v, uint64_t *out)
+{
+    if (!json_is_integer(v))
+        return bundle_jerr(j, "expected a non-negative integer, found %s", bundle_json_kind(v));
+    json_int_t x = json_integer_value(v);
+    if (x < 0)
+        return bundle_jerr(j, "expected a non-negative integer, found %lld", (long long)x);
+    *out = (uint64_t)x;
+    return 0;
+}
+
+int bundle_jget_range(bundle_jctx *j, const json_t *v, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (!json_is_integer(v))
+        return bundle_jerr(j, "expected an integer in [%lld, %lld], found %s",
+                           (long long)lo, (long long)hi, bundle_json_kind(v));
+    json_int_t x = json_integer_value(v);
+    if (x < lo || x > hi)
+        return bundle_jerr(j, "expected an integer in [%lld, %lld], found %lld",
+                           (long long)lo, (long long)hi, (long long)x);
+    *out = (int64_t)x;
+    return 0;
+}
+
+int bundle_jget_str(bundle_jctx *j, const json_t *v, const char **out, size_t *len)
+{
+    if (!json_is_string(v))
+        return bundle_jerr(j, "expected a string, found %s", bundle_json_kind(v));
+    size_t n = json_string_length(v);
+    if (n > KR_MAX_STRING_BYTES)
+        return bundle_jerr(j, "string of %zu bytes exceeds KR_MAX_STRING_BYTES (%u)",
+                           n, (unsigned)KR_MAX_STRING_BYTES);
+    *out = json_string_value(v);
+    if (len)
+        *len = n;
+    return 0;
+}
+
+int bundle_jget_bool(bundle_jctx *j, const json_t *v, int *out)
+{
+    if (!json_is_boolean(v))
+        return bundle_jerr(j, "expected a boolean, found %s", bundle_json_kind(v));
+    *out = json_is_true(v);
+    return 0;
+}
+
+int bundle_jkey_i64(bundle_jctx *j, const json_t *obj, const char *key, int required, int64_t *out)
+{
+    json_t *v;
+    int rc = bundle_jmember(j, obj, key, required, &v);
+    if (rc || !v)
+        return rc;
+    size_t m = bundle_jpush_key(j, key);
+    rc = bundle_jget_i64(j, v, out);
+    if (!rc)
+        bundle_jpop(j, m);
+    return rc;
+}
+
+int bundle_jkey_u64(bundle_jctx *j, const json_t *obj, const char *key, int required, uint64_t *out)
+{
+    json_t *v;
+    int rc = bundle_jmember(j, obj, key, required, &v);
+    if (rc || !v)
+        return rc;
+    size_t m = bundle_jpush_key(j, key);
+    rc = bundle_jget_u64(j, v, out);
+    if (!rc)
+        bundle_jpop(j, m);
+    return rc;
+}
+
+int bundle_jkey_str(bundle_jctx *j, const json_t *obj, const char *key, int required, const char **out)
+{
+    json_t *v;
+    int rc = bundle_jmember(j, obj, key, required, &v);
+    if (rc || !v)
+        return rc;
+    size_t m = bundle_jpush_key(j, key);
+    rc = bundle_jget_str(j, v, out, NULL);
+    if (!rc)
+        bundle_jpop(j, m);
+    return rc;
+}
+
+int bundle_err_prefix(kr_err *err, int rc, const char *what)
+{
+    char msg[sizeof err->msg];
+    size_t w = strlen(what);
+    if (w + 2 >= sizeof msg)
+        return rc;
+    memcpy(msg, what, w);
+    msg[w] = ':';
+    msg[w + 1] = ' ';
+    size_t room = sizeof msg - w - 3;
+    size_t n = strnlen(err->msg, room);
+    memcpy(msg + w + 2, err->msg, n);
+    msg[w + 2 + n] = '\0';
+    memcpy(err->msg, msg, w + 3 + n);
+    return rc;
+}
+
+int bundle_decimal_key(const char *key, uint64_t max, uint64_t *out)
+{
+    if (!*key)
+        return 0;
+    uint64_t v = 0;
+    for (const char *p = key; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return 0;
+        unsigned d = (unsigned)(*p - '0');
+        if (d > max || v > (max - d) / 10)
+            return 0;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 1;
+}
+
+int bundle_plain_file_name(const char *s)
+{
+    if (!s || !*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+        return 0;
+    return strchr(s, '/') == NULL && strchr(s, '\\') == NULL;
+}

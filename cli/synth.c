@@ -1,0 +1,1608 @@
+/* synth.c — deterministic rocprofv3-shaped bundles with known answers.
+ *
+ * CONSTRUCTION (everything below is what the tests derive by hand; section
+ * numbers are FORMATS.md).
+ *
+ * Kernel. One code object (id 2), one kernel `synth_kernel_0`, entry Vaddr
+ * 6400. code.json has a label row (LineNumber 0) and 45 instruction rows
+ * (LineNumber = array index, Vaddr steps 4/8/16). Row numbers:
+ *   1-3   s_load_dwordx2/x2/s_load_dword (kernargs)       SMEM
+ *   4-6   SALU setup (5, 6 have an empty Source)
+ *   7     s_waitcnt lgkmcnt(0)
+ *   8-11  SALU/VALU setup, 12 s_cbranch_scc1 2 (always taken, skips 13-14,
+ *         so rows 13-14 have Hit 0)
+ *   15-17 buffer_load_dwordx4, global_load_dwordx4 (category 4), buffer_load
+ *   18    VALU, 19 s_waitcnt vmcnt(1), 20-21 ds_write_b128, 22 s_waitcnt
+ *         lgkmcnt(0), 23 s_barrier, 24 ds_read_b128, 25 ds_read_b64_tr_b16
+ *         (gfx942 flavour: ds_read_b64), 26 s_mov_b32, 27 s_waitcnt vmcnt(0)
+ *         lgkmcnt(0) (a combined wait: two waitcnt entries with line 27)
+ *   28-41 the loop body, executed `iterations` times: 28 buffer_load,
+ *         29 ds_read_b128, 30 v_mfma_f32_32x32x16_bf16, 31 v_mfma_scale_f32_
+ *         16x16x128_f8f6f4 (gfx942: v_mfma_f32_32x32x8_f16), 32 s_waitcnt
+ *         lgkmcnt(0), 33 v_pk_mul_f32, 34 v_add_f32, 35 v_max_f32 (v95: VGPR
+ *         mark 96), 36 s_nop 1, 37 s_waitcnt vmcnt(0) (the main wait),
+ *         38-40 VALU/SALU, 41 s_cbranch_scc1 back to 28 (category 7 on every
+ *         iteration but the last, 8 on the last)
+ *   42-45 v_mov, two buffer_store_dword, s_endpgm (category 11)
+ * Sources: /synth/kernels/synth_kernel.py:<n>, eight rows carry a 2-frame
+ * chain "/synth/lib/synth_ops.py:<m> -> /synth/kernels/synth_kernel.py:<n>";
+ * both files are copied as source_0_/source_1_ and listed in snapshots.json.
+ *
+ * Records per wave: 25 (prologue) + 14 per iteration + 4 = 29 + 14 I.
+ * Hit: rows 1-12, 15-27, 42-45 = W; rows 28-41 = W I; rows 13-14 = 0.
+ *
+ * Timing with seed 0 (s = the wave's SIMD, j = iteration 0..I-1). Each
+ * record is (gap, stall, duration); time = previous completion + gap, except
+ * row 31, which starts 8 cycles after row 30 (an overlap of 8 cycles).
+ *   row 1: gap = 28 + 4 s (the IDLE entry), stall 0, duration 4
+ *   row 7: stall = duration = 600 + 8 s           row 19: 400 + 16 s
+ *   row 22: 56    row 23 (barrier): 24 + 8 (3 - s)    row 27: 64
+ *   rows 32, 36: 8    row 37 (main wait): 320 + 40 (j mod 3) + 8 s
+ *   rows 15, 17, 28, 43: gap 8, duration 4;  rows 20, 24, 29: gap 8, duration 8
+ *   row 16: gap 8, stall 4, duration 12;  rows 21, 25: stall 4, duration 12
+ *   rows 30, 31: duration 16;  row 33: stall 12, duration 20;  row 44: stall 4,
+ *   duration 8;  row 45 (s_endpgm): duration 240 + 16 s;  all others: (0, 0, 4)
+ * Per wave: prologue 1320 + 16 s cycles after the IDLE, each iteration
+ * 432 + 40 (j mod 3) + 8 s, epilogue 264 + 16 s. Timeline totals per wave:
+ *   IDLE  = 28 + 4 s
+ *   WAIT  = 1168 + 16 s + Σ_j (336 + 40 (j mod 3) + 8 s) + 240 + 16 s
+ *   STALL = 16 + 12 I
+ *   EXEC  = 160 + 84 I
+ *   total = last completion - begin = IDLE + WAIT + STALL + EXEC
+ * (I = 3: IDLE 28 + 4 s, WAIT 2536 + 56 s, STALL 52, EXEC 412, total 3028 + 60 s.)
+ * end = last completion, minus 4 for every wave whose ordinal is 2 mod 3.
+ * Timeline entries: a record contributes [gap → EXEC (IDLE for the first)],
+ * then IMMED/MESSAGE → one WAIT entry of its duration (never merged), others
+ * → STALL for its stall and EXEC for the rest, clipped at the previous
+ * completion; consecutive EXEC/STALL pieces merge.
+ *
+ * Waves. W waves on nse = min(4, ceil(W / 4)) SEs; wave i: slot = i / (4 nse),
+ * SE = (i mod 4 nse) / 4, SIMD = i mod 4, sequence N = 0, CU 1. Begin on the
+ * SE0-equivalent clock: 180000 + 4 ((3 SIMD + SE) mod 4) + 128 slot; an SE's
+ * raw clock reads 0/756/1508/2212 less for SE 0/1/2/3.
+ * realtime.json: two samples per SE (0..3); lo = (7196 - offset_SE, RC0),
+ * hi = (lo.sc + 21 Δ, RC0 + Δ): the §7.3 clock is exactly 2100 MHz and the
+ * §7.4 offsets are exactly 0/756/1508/2212.
+ * occupancy.json: start/end rows of every traced wave (CU 1) plus CUs 0, 2, 5
+ * on every SE (CU 2 SIMD 0 slot 0 hosts two waves back to back: an end and a
+ * start at the same time, written end first).
+ *
+ * Seed N > 0 adds jitter (multiples of 4) to begins, the IDLE, waits, gaps
+ * before memory ops, some SALU gaps and VALU stalls, and the s_endpgm drain,
+ * from one splitmix64 stream per wave; every §4–§7 identity still holds.
+ * The rocprofv3 side (results.json, CSVs) always takes its timestamps from
+ * the seeded stream; on gfx950 it reports arch_vgpr_count 48 (half of the
+ * ISA mark 96: the §12.3 under-report), on gfx942 96.
+ */
+#include "cli/synth.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ======================================================================
+ * PRNG
+ * ====================================================================== */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t rnd_below(uint64_t *s, uint32_t n)
+{
+    return (uint32_t)(splitmix64(s) % n);
+}
+
+/* ======================================================================
+ * The program (one kernel, 45 instruction rows)
+ * ====================================================================== */
+
+#define NROWS 45u
+#define ROW_SKIP_BRANCH 12u
+#define ROW_SKIP_TARGET 15u
+#define ROW_LOOP_TOP 28u
+#define ROW_MFMA0 30u
+#define ROW_MFMA1 31u
+#define ROW_MAIN_WAIT 37u
+#define ROW_BACKEDGE 41u
+#define ROW_ENDPGM 45u
+#define ENTRY_VADDR 6400u
+#define CODE_OBJECT_ID 2u
+#define KERNEL_NAME "synth_kernel_0"
+#define KERNEL_ID 3u
+#define TARGET_CU 1u
+
+#define SRC_K "/synth/kernels/synth_kernel.py"
+#define SRC_O "/synth/lib/synth_ops.py"
+#define CH(o, k) SRC_O ":" #o " -> " SRC_K ":" #k
+#define KS(k) SRC_K ":" #k
+
+typedef struct row_def {
+    const char *isa950, *isa942;    /* isa942 NULL: same text */
+    uint8_t size950, size942;       /* encoding bytes */
+    uint8_t cat;                    /* trace category (branches: 7, 8 on fall-through) */
+    uint8_t target;                 /* branch target row, 0 = not a branch */
+    const char *src;
+} row_def;
+
+static const row_def PROGRAM[NROWS + 1] = {
+    {"; " KERNEL_NAME, NULL, 0, 0, 0, 0, ""},
+    {"s_load_dwordx2 s[4:5], s[0:1], 0x0", NULL, 8, 8, 1, 0, KS(12)},
+    {"s_load_dwordx2 s[8:9], s[0:1], 0x8", NULL, 8, 8, 1, 0, KS(12)},
+    {"s_load_dword s12, s[0:1], 0x10", NULL, 8, 8, 1, 0, KS(13)},
+    {"s_lshl_b32 s2, s2, 6", NULL, 4, 4, 2, 0, KS(15)},
+    {"s_mov_b32 s7, 0x27000", NULL, 8, 8, 2, 0, ""},
+    {"s_mov_b32 s6, -1", NULL, 4, 4, 2, 0, ""},
+    {"s_waitcnt lgkmcnt(0)", NULL, 4, 4, 9, 0, KS(13)},
+    {"s_and_b32 s5, s5, 0xffff", NULL, 8, 8, 2, 0, KS(16)},
+    {"v_lshlrev_b32_e32 v1, 4, v0", NULL, 4, 4, 6, 0, KS(17)},
+    {"v_add_u32_e32 v2, s2, v1", NULL, 4, 4, 6, 0, KS(17)},
+    {"s_cmp_lg_u32 s12, 0", NULL, 4, 4, 2, 0, KS(18)},
+    {"s_cbranch_scc1 %u", NULL, 4, 4, 7, ROW_SKIP_TARGET, KS(18)},
+    {"v_mov_b32_e32 v90, 0", NULL, 4, 4, 6, 0, KS(19)},
+    {"v_mov_b32_e32 v91, 0", NULL, 4, 4, 6, 0, KS(19)},
+    {"buffer_load_dwordx4 v[4:7], v2, s[4:7], 0 offen", NULL, 8, 8, 3, 0, CH(8, 22)},
+    {"global_load_dwordx4 v[8:11], v[18:19], off", NULL, 8, 8, 4, 0, CH(12, 23)},
+    {"buffer_load_dwordx4 v[12:15], v2, s[4:7], 0 offen offset:1024", NULL, 8, 8, 3, 0, CH(8, 24)},
+    {"v_lshlrev_b32_e32 v3, 3, v0", NULL, 4, 4, 6, 0, KS(25)},
+    {"s_waitcnt vmcnt(1)", NULL, 4, 4, 9, 0, KS(26)},
+    {"ds_write_b128 v3, v[4:7]", NULL, 8, 8, 5, 0, KS(27)},
+    {"ds_write_b128 v3, v[8:11] offset:1024", NULL, 8, 8, 5, 0, KS(28)},
+    {"s_waitcnt lgkmcnt(0)", NULL, 4, 4, 9, 0, KS(28)},
+    {"s_barrier", NULL, 4, 4, 9, 0, KS(28)},
+    {"ds_read_b128 v[20:23], v3", NULL, 8, 8, 5, 0, KS(30)},
+    {"ds_read_b64_tr_b16 v[24:25], v3 offset:512", "ds_read_b64 v[24:25], v3 offset:512", 8, 8, 5, 0, CH(18, 31)},
+    {"s_mov_b32 s13, 0", NULL, 4, 4, 2, 0, KS(33)},
+    {"s_waitcnt vmcnt(0) lgkmcnt(0)", NULL, 4, 4, 9, 0, KS(34)},
+    {"buffer_load_dwordx4 v[28:31], v2, s[4:7], 0 offen offset:2048", NULL, 8, 8, 3, 0, CH(8, 36)},
+    {"ds_read_b128 v[32:35], v3 offset:2048", NULL, 8, 8, 5, 0, KS(37)},
+    {"v_mfma_f32_32x32x16_bf16 v[64:79], v[20:23], v[24:27], v[64:79]", NULL, 8, 8, 6, 0, CH(15, 38)},
+    {"v_mfma_scale_f32_16x16x128_f8f6f4 v[80:83], v[36:43], v[44:51], v[80:83], v52, v53 op_sel_hi:[0,0,0]",
+     "v_mfma_f32_32x32x8_f16 v[80:95], v[36:37], v[44:45], v[80:95]", 16, 8, 6, 0, CH(21, 39)},
+    {"s_waitcnt lgkmcnt(0)", NULL, 4, 4, 9, 0, KS(40)},
+    {"v_pk_mul_f32 v[84:85], v[64:65], v[32:33]", NULL, 8, 8, 6, 0, CH(24, 41)},
+    {"v_add_f32_e32 v86, v84, v85", NULL, 4, 4, 6, 0, KS(42)},
+    {"v_max_f32_e32 v87, v86, v95", NULL, 4, 4, 6, 0, KS(42)},
+    {"s_nop 1", NULL, 4, 4, 9, 0, ""},
+    {"s_waitcnt vmcnt(0)", NULL, 4, 4, 9, 0, KS(44)},
+    {"v_add_u32_e32 v2, 0x100, v2", NULL, 8, 8, 6, 0, KS(45)},
+    {"s_add_i32 s13, s13, 1", NULL, 4, 4, 2, 0, KS(46)},
+    {"s_cmp_lt_i32 s13, s12", NULL, 4, 4, 2, 0, KS(47)},
+    {"s_cbranch_scc1 %u", NULL, 4, 4, 7, ROW_LOOP_TOP, KS(47)},
+    {"v_mov_b32_e32 v5, v87", NULL, 4, 4, 6, 0, KS(48)},
+    {"buffer_store_dword v5, v2, s[8:11], 0 offen", NULL, 8, 8, 3, 0, KS(49)},
+    {"buffer_store_dword v86, v2, s[8:11], 0 offen offset:4", NULL, 8, 8, 3, 0, KS(50)},
+    {"s_endpgm", NULL, 4, 4, 11, 0, KS(50)},
+};
+
+/* The two source files the frames point at (§3). Line numbers matter. */
+static const char SRC_KERNEL_TEXT[] =
+    "# synth_kernel.py - the synthetic kernel of `kreport synth`.\n"
+    "# FlyDSL-style source whose lines the synthetic code.json points at.\n"
+    "# Illustrative only: it documents what each instruction stands for.\n"
+    "\n"
+    "import synth_ops as ops\n"
+    "\n"
+    "BLOCK = 256\n"
+    "TILE = 64\n"
+    "\n"
+    "\n"
+    "@ops.kernel(block=BLOCK)\n"
+    "def synth_kernel(a_ptr, b_ptr, c_ptr, n_iter):\n"                 /* 12 */
+    "    n = ops.arg(n_iter)\n"                                         /* 13 */
+    "    # one tile of TILE rows per workgroup\n"
+    "    tile = ops.workgroup_id() * TILE\n"                            /* 15 */
+    "    c_desc = ops.buffer_desc(c_ptr)\n"                             /* 16 */
+    "    lane = ops.lane_id() * 16 + tile\n"                            /* 17 */
+    "    if n == 0:\n"                                                  /* 18 */
+    "        ops.zero_fill(c_desc, lane)\n"                             /* 19 */
+    "\n"
+    "    # stage the first A and B tiles through LDS\n"
+    "    a0 = ops.buffer_load(a_ptr, lane)\n"                           /* 22 */
+    "    b0 = ops.global_load(b_ptr, lane)\n"                           /* 23 */
+    "    a1 = ops.buffer_load(a_ptr, lane + 1024)\n"                    /* 24 */
+    "    lds = ops.lds_offset(lane)\n"                                  /* 25 */
+    "    ops.wait_vm(1)\n"                                              /* 26 */
+    "    ops.lds_store(lds, a0)\n"                                      /* 27 */
+    "    ops.lds_store(lds + 1024, b0); ops.barrier()\n"                /* 28 */
+    "\n"
+    "    x = ops.lds_load(lds)\n"                                       /* 30 */
+    "    y = ops.lds_load_transposed(lds + 512)\n"                      /* 31 */
+    "\n"
+    "    i = 0\n"                                                       /* 33 */
+    "    ops.wait_all()\n"                                              /* 34 */
+    "    while True:\n"
+    "        a = ops.buffer_load(a_ptr, lane + 2048)\n"                 /* 36 */
+    "        b = ops.lds_load(lds + 2048)\n"                            /* 37 */
+    "        acc = ops.mfma(x, y, acc)\n"                               /* 38 */
+    "        acc2 = ops.mfma_scaled(a, b, acc2)\n"                      /* 39 */
+    "        ops.wait_lds()\n"                                          /* 40 */
+    "        p = ops.pk_mul(acc, b)\n"                                  /* 41 */
+    "        m = ops.max(p[0] + p[1], acc2)\n"                          /* 42 */
+    "        # the loads of this iteration must land before the next one\n"
+    "        ops.wait_vm(0)\n"                                          /* 44 */
+    "        lane += 256\n"                                             /* 45 */
+    "        i += 1\n"                                                  /* 46 */
+    "        if i >= n: break\n"                                        /* 47 */
+    "    out = ops.convert(m)\n"                                        /* 48 */
+    "    ops.buffer_store(c_desc, lane, out)\n"                         /* 49 */
+    "    ops.buffer_store(c_desc, lane + 4, p)\n"                       /* 50 */
+    "\n"
+    "\n"
+    "def launch(a, b, c, n):\n"
+    "    grid = (a.numel() // (BLOCK * 4), 1, 1)\n"
+    "    synth_kernel[grid](a, b, c, n)\n";
+
+static const char SRC_OPS_TEXT[] =
+    "# synth_ops.py - helpers used by synth_kernel.py (synthetic, illustrative).\n"
+    "# Each helper lowers to one AMDGPU instruction of the synthetic capture.\n"
+    "\n"
+    "from synth_runtime import rocdl\n"
+    "\n"
+    "\n"
+    "def buffer_load(ptr, offset):\n"
+    "    return rocdl.raw_buffer_load_x4(ptr, offset)\n"                /* 8 */
+    "\n"
+    "\n"
+    "def global_load(ptr, offset):\n"
+    "    return rocdl.global_load_x4(ptr, offset)\n"                    /* 12 */
+    "\n"
+    "def mfma(a, b, acc):\n"
+    "    return rocdl.mfma_f32_32x32x16_bf16(a, b, acc)\n"              /* 15 */
+    "\n"
+    "def lds_load_transposed(offset):\n"
+    "    return rocdl.ds_read_tr16_b64(offset)\n"                       /* 18 */
+    "\n"
+    "def mfma_scaled(a, b, acc):\n"
+    "    return rocdl.mfma_scale_f32_16x16x128_f8f6f4(a, b, acc)\n"     /* 21 */
+    "\n"
+    "def pk_mul(x, y):\n"
+    "    return rocdl.pk_mul_f32(x, y)\n";                              /* 24 */
+
+/* §8.3 gfx9 memory classes. */
+enum { MEM_NONE = 0, MEM_WAITCNT, MEM_SCALAR, MEM_LDS_MSG, MEM_GLOBAL, MEM_FLAT };
+
+typedef struct prow {
+    char isa[128];
+    const char *src;
+    uint64_t vaddr;
+    uint8_t cat;
+    uint8_t mem, lgk, vm;           /* §8.3 class and waitcnt counter bits */
+} prow;
+
+typedef struct program {
+    prow r[NROWS + 1];
+} program;
+
+static int starts_with(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* §8.3 gfx9 classifier, on the full ISA text. */
+static uint8_t wc_classify(const char *t, uint8_t *lgk, uint8_t *vm)
+{
+    *lgk = *vm = 0;
+    if (starts_with(t, "s_waitcnt")) {
+        *lgk = strstr(t, "lgk") != NULL;
+        *vm = strstr(t, "vmcnt") != NULL;
+        return MEM_WAITCNT;
+    }
+    if (starts_with(t, "v_"))
+        return MEM_NONE;
+    if (starts_with(t, "s_load") || starts_with(t, "s_store"))
+        return MEM_SCALAR;
+    if (starts_with(t, "s_sendmsg"))
+        return MEM_LDS_MSG;
+    if (starts_with(t, "s_"))
+        return MEM_NONE;
+    if (starts_with(t, "global_") || starts_with(t, "buffer_") || (t[0] && starts_with(t + 1, "buffer_")) ||
+        starts_with(t, "scratch_"))
+        return MEM_GLOBAL;
+    if (starts_with(t, "flat_"))
+        return MEM_FLAT;
+    if (starts_with(t, "ds_"))
+        return MEM_LDS_MSG;
+    return MEM_NONE;
+}
+
+static void program_build(program *p, synth_gfx gfx)
+{
+    uint64_t va = ENTRY_VADDR;
+    for (unsigned i = 0; i <= NROWS; i++) {
+        const row_def *d = &PROGRAM[i];
+        prow *r = &p->r[i];
+        r->src = d->src;
+        r->cat = d->cat;
+        r->vaddr = va;
+        va += gfx == SYNTH_GFX942 ? d->size942 : d->size950;
+    }
+    for (unsigned i = 0; i <= NROWS; i++) {
+        const row_def *d = &PROGRAM[i];
+        prow *r = &p->r[i];
+        const char *text = gfx == SYNTH_GFX942 && d->isa942 ? d->isa942 : d->isa950;
+        if (d->target) {
+            /* simm16 in dwords relative to the next instruction, printed unsigned */
+            int64_t off = ((int64_t)p->r[d->target].vaddr - (int64_t)(r->vaddr + 4)) / 4;
+            unsigned enc = (unsigned)(off & 0xffff);
+            snprintf(r->isa, sizeof r->isa, text, enc);
+        } else {
+            snprintf(r->isa, sizeof r->isa, "%s", text);
+        }
+        r->mem = i == 0 ? MEM_NONE : wc_classify(r->isa, &r->lgk, &r->vm);
+    }
+}
+
+/* ======================================================================
+ * Captures and waves
+ * ====================================================================== */
+
+static const uint64_t SE_OFFSET[4] = {0, 756, 1508, 2212};
+#define GLOBAL_BEGIN 180000u
+#define RT_LO_SC0 7196u
+#define CLOCK_RATIO 21u             /* shader cycles per 10 ns tick: 2100 MHz */
+
+typedef struct wave {
+    unsigned se, simd, slot, id, ordinal;
+    uint64_t begin, end, last_done;
+    uint64_t nrec, nwait;
+    uint64_t rng_seed;
+} wave;
+
+typedef struct capture {
+    synth_gfx gfx;
+    uint64_t seed;
+    unsigned nwaves, iterations, nse;
+    uint64_t agent, dispatch;
+    char folder[96];
+    char label[16];
+    const program *prog;
+    wave *w;
+    uint64_t hit[NROWS + 1], lat[NROWS + 1], stall[NROWS + 1], idle[NROWS + 1];
+    uint64_t span_max;          /* max over waves of last completion - begin */
+    uint64_t gmax;              /* latest SE0-equivalent time of any row/record */
+    uint64_t rc0, drc;          /* realtime: first sample and tick span */
+} capture;
+
+/* ---- one wave's record stream ---- */
+
+typedef struct rec {
+    uint64_t time;
+    uint32_t cat, stall, dur, line;
+    uint64_t pd;                /* completion of everything before (wave.begin at first) */
+    int first;
+} rec;
+
+typedef struct wavegen {
+    const capture *c;
+    const wave *w;
+    uint64_t rng;
+    unsigned row, iter;
+    int started, done;
+    uint64_t prev_done, last_time;
+} wavegen;
+
+static void wg_init(wavegen *g, const capture *c, const wave *w)
+{
+    memset(g, 0, sizeof *g);
+    g->c = c;
+    g->w = w;
+    g->rng = w->rng_seed;
+    g->row = 1;
+    g->prev_done = w->begin;
+}
+
+static uint32_t jit4(wavegen *g, uint32_t n)
+{
+    return g->c->seed ? 4 * rnd_below(&g->rng, n) : 0;
+}
+
+static uint32_t pick(wavegen *g, const uint32_t *v, uint32_t n)
+{
+    return g->c->seed ? v[rnd_below(&g->rng, n)] : 0;
+}
+
+/* (gap, stall, duration) of one execution of row at iteration j (see top). */
+static void row_timing(wavegen *g, unsigned row, unsigned j, uint32_t *gap, uint32_t *stall, uint32_t *dur)
+{
+    static const uint32_t SALU_GAP[5] = {0, 0, 4, 12, 16};
+    static const uint32_t VALU_STALL[5] = {0, 0, 0, 4, 8};
+    uint32_t s = g->w->simd;
+    *gap = 0;
+    *stall = 0;
+    *dur = 4;
+    switch (row) {
+    case 1: *gap = 28 + 4 * s + jit4(g, 4); break;
+    case 7: *stall = *dur = 600 + 8 * s + jit4(g, 16); break;
+    case 8: case 11: case 26: case 39: *gap = pick(g, SALU_GAP, 5); break;
+    case 9: case 10: case 34: case 35: case 38: case 42:
+        *stall = pick(g, VALU_STALL, 5);
+        *dur = 4 + *stall;
+        break;
+    case 15: case 17: case 28: case 43: *gap = 8 + jit4(g, 3); break;
+    case 16: *gap = 8 + jit4(g, 3); *stall = 4; *dur = 12; break;
+    case 19: *stall = *dur = 400 + 16 * s + jit4(g, 16); break;
+    case 20: case 24: case 29: *gap = 8 + jit4(g, 3); *dur = 8; break;
+    case 21: case 25: *stall = 4; *dur = 12; break;
+    case 22: *stall = *dur = 56; break;
+    case 23: *stall = *dur = 24 + 8 * (3 - s) + jit4(g, 8); break;
+    case 27: *stall = *dur = 64; break;
+    case ROW_MFMA0: case ROW_MFMA1: *dur = 16; break;
+    case 32: case 36: *stall = *dur = 8; break;
+    case 33: *stall = 12; *dur = 20; break;
+    case ROW_MAIN_WAIT: *stall = *dur = 320 + 40 * (j % 3) + 8 * s + jit4(g, 16); break;
+    case 44: *stall = 4; *dur = 8; break;
+    case ROW_ENDPGM: *dur = 240 + 16 * s + jit4(g, 32); break;
+    default: break;
+    }
+}
+
+static int wg_next(wavegen *g, rec *r)
+{
+    if (g->done)
+        return 0;
+    unsigned row = g->row, j = g->iter;
+    uint32_t gap, stall, dur;
+    row_timing(g, row, j, &gap, &stall, &dur);
+    uint64_t time;
+    if (row == ROW_MFMA1)
+        time = g->last_time + 8;                    /* overlaps row 30 by 8 cycles */
+    else
+        time = g->prev_done + gap;
+    r->time = time;
+    r->cat = g->c->prog->r[row].cat;
+    if (row == ROW_BACKEDGE && j + 1 == g->c->iterations)
+        r->cat = 8;                                 /* fall through on the last trip */
+    r->stall = stall;
+    r->dur = dur;
+    r->line = row;
+    r->pd = g->prev_done;
+    r->first = !g->started;
+    g->started = 1;
+    if (time + dur > g->prev_done)
+        g->prev_done = time + dur;
+    g->last_time = time;
+    if (row == ROW_SKIP_BRANCH)
+        g->row = ROW_SKIP_TARGET;
+    else if (row == ROW_BACKEDGE) {
+        if (j + 1 < g->c->iterations) {
+            g->iter++;
+            g->row = ROW_LOOP_TOP;
+        } else
+            g->row = ROW_BACKEDGE + 1;
+    } else if (row == ROW_ENDPGM)
+        g->done = 1;
+    else
+        g->row = row + 1;
+    return 1;
+}
+
+/* ---- timeline (§4.4) from the record stream ---- */
+
+typedef struct seg {
+    uint8_t state, nomerge;
+    uint64_t cycles;
+} seg;
+
+typedef struct tlgen {
+    wavegen g;
+    seg q[4];
+    unsigned qn, qi;
+    seg pending;
+    int has_pending;
+} tlgen;
+
+static void tl_init(tlgen *t, const capture *c, const wave *w)
+{
+    memset(t, 0, sizeof *t);
+    wg_init(&t->g, c, w);
+}
+
+static void tl_push(tlgen *t, uint8_t state, uint8_t nomerge, uint64_t cycles)
+{
+    if (cycles == 0)
+        return;
+    t->q[t->qn].state = state;
+    t->q[t->qn].nomerge = nomerge;
+    t->q[t->qn].cycles = cycles;
+    t->qn++;
+}
+
+static void tl_segments(tlgen *t, const rec *r)
+{
+    t->qn = t->qi = 0;
+    uint64_t start = r->time > r->pd ? r->time : r->pd;
+    uint64_t done = r->time + r->dur;
+    if (r->time > r->pd)
+        tl_push(t, r->first ? 1 : 2, r->first, r->time - r->pd);
+    if (done <= start)
+        return;
+    if (r->cat == 9 || r->cat == 11) {
+        tl_push(t, 3, 1, done - start);
+        return;
+    }
+    uint64_t stall_end = r->time + r->stall;
+    if (stall_end > start)
+        tl_push(t, 4, 0, stall_end - start);
+    uint64_t issue_from = stall_end > start ? stall_end : start;
+    tl_push(t, 2, 0, done - issue_from);
+}
+
+static int tl_next(tlgen *t, unsigned *state, uint64_t *cycles)
+{
+    for (;;) {
+        if (t->qi < t->qn) {
+            seg s = t->q[t->qi++];
+            if (t->has_pending && !s.nomerge && !t->pending.nomerge && s.state == t->pending.state) {
+                t->pending.cycles += s.cycles;
+                continue;
+            }
+            if (t->has_pending) {
+                *state = t->pending.state;
+                *cycles = t->pending.cycles;
+                t->pending = s;
+                return 1;
+            }
+            t->pending = s;
+            t->has_pending = 1;
+            continue;
+        }
+        rec r;
+        if (!wg_next(&t->g, &r)) {
+            if (t->has_pending) {
+                *state = t->pending.state;
+                *cycles = t->pending.cycles;
+                t->has_pending = 0;
+                return 1;
+            }
+            return 0;
+        }
+        tl_segments(t, &r);
+    }
+}
+
+/* ---- waitcnt producer links (§8.3, gfx9) ---- */
+
+#define WC_CAP 64u                  /* the program keeps at most 4 outstanding per list */
+
+typedef struct wc_list {
+    uint32_t v[WC_CAP];
+    unsigned n;
+} wc_list;
+
+typedef struct wc_counter {
+    const char *name;
+    wc_list list;
+    int parallel;
+} wc_counter;
+
+typedef struct wc_state {
+    wc_counter lgkm, vm;
+    wc_list flats;
+} wc_state;
+
+static void wc_init(wc_state *s)
+{
+    memset(s, 0, sizeof *s);
+    s->lgkm.name = "lgkmcnt";
+    s->vm.name = "vmcnt";
+}
+
+static void wc_push(wc_list *l, uint32_t line)
+{
+    if (l->n == WC_CAP) {           /* cannot happen with this program; keep the newest */
+        memmove(l->v, l->v + 1, (WC_CAP - 1) * sizeof l->v[0]);
+        l->n--;
+    }
+    l->v[l->n++] = line;
+}
+
+static long wc_extract(const char *t, const char *name)
+{
+    const char *p = strstr(t, name);
+    if (!p)
+        return 0;
+    size_t skip = strlen(name) + 1;
+    p = strlen(p) >= skip ? p + skip : p + strlen(p);
+    if (!strstr(t, "0x"))
+        return atol(p);
+    while (*p == ' ')
+        p++;
+    if (p[0] == '0' && p[1] == 'x')
+        return strtol(p + 2, NULL, 16);
+    return strtol(p, NULL, 10);
+}
+
+/* Releases per §8.3 handle(); the released lines go to out (n returned). */
+static unsigned wc_handle(wc_counter *c, const char *text, wc_list *flats, uint32_t *out)
+{
+    long n = wc_extract(text, c->name);
+    if (n == 0)
+        c->parallel = 0;
+    if (c->parallel)
+        return 0;
+    unsigned len = c->list.n;
+    long k = (long)len - n;
+    if (k < 0)
+        k = 0;
+    if (k > (long)len)
+        k = len;
+    unsigned m = 0;
+    for (unsigned i = 0; i < flats->n; i++)
+        out[m++] = flats->v[i];
+    flats->n = 0;
+    for (long i = 0; i < k; i++)
+        out[m++] = c->list.v[i];
+    memmove(c->list.v, c->list.v + k, (len - (unsigned)k) * sizeof c->list.v[0]);
+    c->list.n = len - (unsigned)k;
+    return m;
+}
+
+/* Feeds one record; calls emit(ctx, line, producers, n) per produced entry. */
+typedef void (*wc_emit_fn)(void *ctx, uint32_t line, const uint32_t *prod, unsigned n);
+
+static void wc_feed(wc_state *s, const program *p, const rec *r, wc_emit_fn emit, void *ctx)
+{
+    const prow *row = &p->r[r->line];
+    uint32_t out[2 * WC_CAP];
+    switch (row->mem) {
+    case MEM_LDS_MSG: wc_push(&s->lgkm.list, r->line); break;
+    case MEM_SCALAR: s->lgkm.parallel = 1; wc_push(&s->lgkm.list, r->line); break;
+    case MEM_GLOBAL: wc_push(&s->vm.list, r->line); break;
+    case MEM_FLAT:
+        s->lgkm.parallel = s->vm.parallel = 1;
+        wc_push(&s->flats, r->line);
+        break;
+    case MEM_WAITCNT:
+        if (row->lgk) {
+            unsigned n = wc_handle(&s->lgkm, row->isa, &s->flats, out);
+            if (n)
+                emit(ctx, r->line, out, n);
+        }
+        if (row->vm) {
+            unsigned n = wc_handle(&s->vm, row->isa, &s->flats, out);
+            if (n)
+                emit(ctx, r->line, out, n);
+        }
+        break;
+    default: break;
+    }
+}
+
+/* ======================================================================
+ * Output: buffered files written as temporaries, renamed together
+ * ====================================================================== */
+
+#define OUT_BUF (1u << 16)
+
+typedef struct sy_out {
+    int fd;                     /* -1: count only */
+    size_t item;                /* index in the tx file set */
+    int err;                    /* errno of the first failure */
+    uint64_t total;
+    size_t len;
+    char buf[OUT_BUF];
+} sy_out;
+
+static void o_flush(sy_out *o)
+{
+    if (o->fd >= 0 && !o->err) {
+        const char *p = o->buf;
+        size_t left = o->len;
+        while (left) {
+            ssize_t w = write(o->fd, p, left);
+            if (w < 0) {
+                if (errno == EINTR)
+                    continue;
+                o->err = errno;
+                break;
+            }
+            p += w;
+            left -= (size_t)w;
+        }
+    }
+    o->len = 0;
+}
+
+static void o_write(sy_out *o, const void *data, size_t n)
+{
+    const char *p = data;
+    o->total += n;
+    while (n) {
+        if (o->len == OUT_BUF)
+            o_flush(o);
+        size_t room = OUT_BUF - o->len;
+        size_t k = n < room ? n : room;
+        memcpy(o->buf + o->len, p, k);
+        o->len += k;
+        p += k;
+        n -= k;
+    }
+}
+
+static void o_puts(sy_out *o, const char *s) { o_write(o, s, strlen(s)); }
+
+static void o_putc(sy_out *o, char c)
+{
+    if (o->len == OUT_BUF)
+        o_flush(o);
+    o->buf[o->len++] = c;
+    o->total++;
+}
+
+static void o_u64(sy_out *o, uint64_t v)
+{
+    char t[24];
+    int n = 0;
+    do {
+        t[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (o->len + 24 > OUT_BUF)
+        o_flush(o);
+    for (int i = n - 1; i >= 0; i--)
+        o->buf[o->len++] = t[i];
+    o->total += (uint64_t)n;
+}
+
+static void o_i64(sy_out *o, int64_t v)
+{
+    if (v < 0) {
+        o_putc(o, '-');
+        o_u64(o, (uint64_t)(-(v + 1)) + 1);
+    } else
+        o_u64(o, (uint64_t)v);
+}
+
+static void o_printf(sy_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void o_printf(sy_out *o, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof tmp) {
+        o_write(o, tmp, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        o->err = ENOMEM;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    o_write(o, big, (size_t)n);
+    free(big);
+}
+
+/* JSON string (quotes, backslashes and control characters escaped). */
+static void o_jstr(sy_out *o, const char *s)
+{
+    o_putc(o, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            o_putc(o, '\\');
+            o_putc(o, (char)*p);
+        } else if (*p < 0x20) {
+            char e[8];
+            snprintf(e, sizeof e, "\\u%04x", *p);
+            o_puts(o, e);
+        } else
+            o_putc(o, (char)*p);
+    }
+    o_putc(o, '"');
+}
+
+/* CSV string field, always quoted, inner quotes doubled (§10.1). */
+static void o_cstr(sy_out *o, const char *s)
+{
+    o_putc(o, '"');
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            o_putc(o, '"');
+        o_putc(o, *p);
+    }
+    o_putc(o, '"');
+}
+
+/* The set of files of one run: temporaries renamed into place at the end. */
+typedef struct tx_item {
+    char *tmp, *fin;
+} tx_item;
+
+typedef struct tx {
+    tx_item *items;
+    size_t n, cap;
+    char **dirs;                /* directories this run created, in creation order */
+    size_t nd, capd;
+    kr_err *err;
+    int failed;
+} tx;
+
+static int tx_fail(tx *t, int code, const char *file, const char *fmt, const char *detail)
+{
+    if (!t->failed)
+        kr_err_set(t->err, code, file, NULL, fmt, detail);
+    t->failed = 1;
+    return code;
+}
+
+static int tx_mkdir(tx *t, const char *path)
+{
+    if (t->failed)
+        return KR_OUTPUT;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        return tx_fail(t, KR_OUTPUT, path, "%s", "exists and is not a directory");
+    }
+    if (mkdir(path, 0777) != 0)
+        return tx_fail(t, KR_OUTPUT, path, "cannot create directory: %s", strerror(errno));
+    if (t->nd == t->capd) {
+        size_t c = t->capd ? t->capd * 2 : 16;
+        char **d = realloc(t->dirs, c * sizeof *d);
+        if (!d)
+            return tx_fail(t, KR_INTERNAL, path, "%s", "out of memory");
+        t->dirs = d;
+        t->capd = c;
+    }
+    if (!(t->dirs[t->nd] = strdup(path)))
+        return tx_fail(t, KR_INTERNAL, path, "%s", "out of memory");
+    t->nd++;
+    return 0;
+}
+
+static sy_out *tx_open(tx *t, const char *dir, const char *name)
+{
+    if (t->failed)
+        return NULL;
+    char fin[4096], tmp[4096];
+    snprintf(fin, sizeof fin, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp.XXXXXX", dir, name);
+    if (t->n == t->cap) {
+        size_t c = t->cap ? t->cap * 2 : 32;
+        tx_item *it = realloc(t->items, c * sizeof *it);
+        if (!it) {
+            tx_fail(t, KR_INTERNAL, fin, "%s", "out of memory");
+            return NULL;
+        }
+        t->items = it;
+        t->cap = c;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        tx_fail(t, KR_OUTPUT, fin, "cannot create: %s", strerror(errno));
+        return NULL;
+    }
+    sy_out *o = calloc(1, sizeof *o);
+    char *a = strdup(tmp), *b = strdup(fin);
+    if (!o || !a || !b) {
+        close(fd);
+        unlink(tmp);
+        free(o);
+        free(a);
+        free(b);
+        tx_fail(t, KR_INTERNAL, fin, "%s", "out of memory");
+        return NULL;
+    }
+    t->items[t->n].tmp = a;
+    t->items[t->n].fin = b;
+    o->fd = fd;
+    o->item = t->n;
+    t->n++;
+    return o;
+}
+
+static int tx_close(tx *t, sy_out *o)
+{
+    if (!o)
+        return KR_OUTPUT;
+    o_flush(o);
+    int e = o->err;
+    if (fchmod(o->fd, 0644) != 0 && !e)
+        e = errno;
+    if (close(o->fd) != 0 && !e)
+        e = errno;
+    size_t item = o->item;
+    free(o);
+    if (e)
+        return tx_fail(t, KR_OUTPUT, t->items[item].fin, "write failed: %s", strerror(e));
+    return t->failed ? KR_OUTPUT : 0;
+}
+
+/* Whole small file from a buffer. */
+static int tx_file(tx *t, const char *dir, const char *name, const char *data, size_t len)
+{
+    sy_out *o = tx_open(t, dir, name);
+    if (!o)
+        return KR_OUTPUT;
+    o_write(o, data, len);
+    return tx_close(t, o);
+}
+
+static int tx_commit(tx *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        if (rename(t->items[i].tmp, t->items[i].fin) != 0) {
+            int e = errno;
+            tx_fail(t, KR_OUTPUT, t->items[i].fin, "cannot rename into place: %s", strerror(e));
+            for (size_t j = 0; j < i; j++)
+                unlink(t->items[j].fin);
+            for (size_t j = i; j < t->n; j++)
+                unlink(t->items[j].tmp);
+            return KR_OUTPUT;
+        }
+    }
+    return 0;
+}
+
+/* Frees the set; after a failure removes the temporaries and the
+ * directories this run created (deepest first). */
+static void tx_free(tx *t, int committed)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        if (!committed)
+            unlink(t->items[i].tmp);
+        free(t->items[i].tmp);
+        free(t->items[i].fin);
+    }
+    free(t->items);
+    for (size_t i = t->nd; i-- > 0;) {
+        if (!committed)
+            rmdir(t->dirs[i]);
+        free(t->dirs[i]);
+    }
+    free(t->dirs);
+}
+
+/* ======================================================================
+ * Building a capture: placement, pass A (code.json sums, ends)
+ * ====================================================================== */
+
+typedef struct occ_row {
+    uint64_t time;
+    uint8_t cu, simd, slot, start;
+} occ_row;
+
+typedef struct cap_params {
+    const char *label;
+    uint64_t agent, dispatch;
+    unsigned waves, iterations;
+    uint64_t stream;            /* distinguishes the captures of one bundle */
+    uint64_t rc0;               /* realtime clock of the first sample */
+} cap_params;
+
+typedef struct capture_ext {
+    capture c;
+    occ_row *occ[4];
+    size_t nocc[4];
+} capture_ext;
+
+static void cap_free(capture_ext *x)
+{
+    free(x->c.w);
+    for (int s = 0; s < 4; s++)
+        free(x->occ[s]);
+    memset(x, 0, sizeof *x);
+}
+
+static int occ_cmp(const void *a, const void *b)
+{
+    const occ_row *x = a, *y = b;
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;   /* ends first */
+    if (x->cu != y->cu) return x->cu < y->cu ? -1 : 1;
+    if (x->simd != y->simd) return x->simd < y->simd ? -1 : 1;
+    return (int)x->slot - (int)y->slot;
+}
+
+static int occ_add(capture_ext *x, unsigned se, uint64_t time, unsigned cu, unsigned simd, unsigned slot, unsigned start)
+{
+    size_t n = x->nocc[se];
+    occ_row *r = realloc(x->occ[se], (n + 1) * sizeof *r);
+    if (!r)
+        return -1;
+    r[n].time = time;
+    r[n].cu = (uint8_t)cu;
+    r[n].simd = (uint8_t)simd;
+    r[n].slot = (uint8_t)slot;
+    r[n].start = (uint8_t)start;
+    x->occ[se] = r;
+    x->nocc[se] = n + 1;
+    return 0;
+}
+
+/* Waves of other CUs on every SE (not traced; §6 lists all CUs of an SE). */
+static int occ_others(capture_ext *x, uint64_t span_ref)
+{
+    static const unsigned CUS[3] = {0, 2, 5};
+    for (unsigned se = 0; se < 4; se++) {
+        for (unsigned ci = 0; ci < 3; ci++) {
+            for (unsigned simd = 0; simd < 4; simd++) {
+                uint64_t start = GLOBAL_BEGIN - 40 + 16 * ci + 4 * simd - SE_OFFSET[se];
+                uint64_t end = start + span_ref + 52 * ci + 12 * simd;
+                if (occ_add(x, se, start, CUS[ci], simd, 0, 1) || occ_add(x, se, end, CUS[ci], simd, 0, 0))
+                    return -1;
+                uint64_t gend = end + SE_OFFSET[se];
+                if (gend > x->c.gmax)
+                    x->c.gmax = gend;
+                if (CUS[ci] == 2 && simd == 0) {
+                    /* a second wave in the same slot, starting as the first ends */
+                    uint64_t end2 = end + (span_ref / 8) * 4;
+                    if (occ_add(x, se, end, 2, 0, 0, 1) || occ_add(x, se, end2, 2, 0, 0, 0))
+                        return -1;
+                    if (end2 + SE_OFFSET[se] > x->c.gmax)
+                        x->c.gmax = end2 + SE_OFFSET[se];
+                }
+            }
+        }
+        qsort(x->occ[se], x->nocc[se], sizeof(occ_row), occ_cmp);
+    }
+    return 0;
+}
+
+static void count_emit(void *ctx, uint32_t line, const uint32_t *prod, unsigned n)
+{
+    (void)line;
+    (void)prod;
+    (void)n;
+    (*(uint64_t *)ctx)++;
+}
+
+static void realtime_span(capture *c)
+{
+    c->drc = (c->gmax + 24000 - RT_LO_SC0) / CLOCK_RATIO + 1;
+}
+
+static int cap_init(capture_ext *x, const program *p, const synth_opts *o, const cap_params *cp, kr_err *err)
+{
+    capture *c = &x->c;
+    memset(x, 0, sizeof *x);
+    c->gfx = o->gfx;
+    c->seed = o->seed;
+    c->nwaves = cp->waves;
+    c->iterations = cp->iterations;
+    c->nse = (cp->waves + 3) / 4 < 4 ? (cp->waves + 3) / 4 : 4;
+    c->agent = cp->agent;
+    c->dispatch = cp->dispatch;
+    c->prog = p;
+    c->rc0 = cp->rc0;
+    snprintf(c->label, sizeof c->label, "%s", cp->label);
+    snprintf(c->folder, sizeof c->folder, "ui_output_agent_%llu_dispatch_%llu",
+             (unsigned long long)cp->agent, (unsigned long long)cp->dispatch);
+    c->w = calloc(cp->waves, sizeof *c->w);
+    if (!c->w)
+        return kr_err_set(err, KR_INTERNAL, NULL, NULL, "out of memory");
+    uint64_t rng = o->seed * 0x2545f4914f6cdd1dull + cp->stream;
+    unsigned per_slot = 4 * c->nse;
+    for (unsigned i = 0; i < cp->waves; i++) {
+        wave *w = &c->w[i];
+        w->ordinal = i;
+        w->slot = i / per_slot;
+        w->se = (i % per_slot) / 4;
+        w->simd = i % 4;
+        w->id = 0;
+        uint64_t g = GLOBAL_BEGIN + 4 * ((3 * w->simd + w->se) % 4) + 128 * w->slot;
+        if (o->seed)
+            g += 4 * rnd_below(&rng, 8);
+        w->begin = g - SE_OFFSET[w->se];
+        w->rng_seed = splitmix64(&rng);
+    }
+    /* pass A: code.json sums (§4.3), record counts, ends, waitcnt counts */
+    for (unsigned i = 0; i < cp->waves; i++) {
+        wave *w = &c->w[i];
+        wavegen g;
+        wg_init(&g, c, w);
+        wc_state wc;
+        wc_init(&wc);
+        rec r;
+        uint64_t prev_done = w->begin;
+        while (wg_next(&g, &r)) {
+            c->hit[r.line] += 1;
+            c->lat[r.line] += r.dur;
+            c->stall[r.line] += r.stall;
+            c->idle[r.line] += r.time > prev_done ? r.time - prev_done : 0;
+            if (r.time + r.dur > prev_done)
+                prev_done = r.time + r.dur;
+            w->nrec++;
+            wc_feed(&wc, p, &r, count_emit, &w->nwait);
+        }
+        w->last_done = prev_done;
+        w->end = prev_done - (i % 3 == 2 ? 4 : 0);
+        if (prev_done - w->begin > c->span_max)
+            c->span_max = prev_done - w->begin;
+        if (prev_done + SE_OFFSET[w->se] > c->gmax)
+            c->gmax = prev_done + SE_OFFSET[w->se];
+        if (occ_add(x, w->se, w->begin, TARGET_CU, w->simd, w->slot, 1) ||
+            occ_add(x, w->se, w->end, TARGET_CU, w->simd, w->slot, 0))
+            return kr_err_set(err, KR_INTERNAL, NULL, NULL, "out of memory");
+    }
+    if (occ_others(x, c->span_max))
+        return kr_err_set(err, KR_INTERNAL, NULL, NULL, "out of memory");
+    realtime_span(c);
+    return 0;
+}
+
+/* ======================================================================
+ * Capture folder files (§1–§7)
+ * ====================================================================== */
+
+static void wave_file_name(const wave *w, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "se%u_sm%u_sl%u_wv%u.json", w->se, w->simd, w->slot, w->id);
+}
+
+typedef struct wc_text {
+    sy_out *o;
+    int any;
+} wc_text;
+
+static void text_emit(void *ctx, uint32_t line, const uint32_t *prod, unsigned n)
+{
+    wc_text *t = ctx;
+    if (t->any)
+        o_putc(t->o, ',');
+    t->any = 1;
+    o_putc(t->o, '[');
+    o_u64(t->o, line);
+    o_puts(t->o, ",[");
+    for (unsigned i = 0; i < n; i++) {
+        if (i)
+            o_putc(t->o, ',');
+        o_putc(t->o, '[');
+        o_u64(t->o, prod[i]);
+        o_puts(t->o, ",0]");
+    }
+    o_puts(t->o, "]]");
+}
+
+/* One wave file (§4), streamed: records, timeline and waitcnt are each
+ * regenerated from the wave's seed instead of being held in memory. */
+static void write_wave(const capture *c, const wave *w, sy_out *o)
+{
+    o_puts(o, "{\"duration\":");
+    o_u64(o, w->end - w->begin);
+    o_printf(o, ",\"name\":\"SE%u\",\"num_insts\":", w->se);
+    o_u64(o, w->nrec);
+    o_puts(o, ",\"num_stitched\":");
+    o_u64(o, w->nrec);
+    o_puts(o, ",\"wave\":{\"begin\":");
+    o_u64(o, w->begin);
+    o_printf(o, ",\"cu\":%u,\"end\":", TARGET_CU);
+    o_u64(o, w->end);
+    o_printf(o, ",\"id\":%u,\"instructions\":[", w->id);
+    wavegen g;
+    wg_init(&g, c, w);
+    rec r;
+    int first = 1;
+    while (wg_next(&g, &r)) {
+        if (!first)
+            o_putc(o, ',');
+        first = 0;
+        o_putc(o, '[');
+        o_u64(o, r.time);
+        o_putc(o, ',');
+        o_u64(o, r.cat);
+        o_putc(o, ',');
+        o_u64(o, r.stall);
+        o_putc(o, ',');
+        o_u64(o, r.dur);
+        o_putc(o, ',');
+        o_u64(o, r.line);
+        o_putc(o, ']');
+    }
+    o_printf(o, "],\"simd\":%u,\"slot\":%u,\"timeline\":[", w->simd, w->slot);
+    tlgen t;
+    tl_init(&t, c, w);
+    unsigned st;
+    uint64_t cy;
+    first = 1;
+    while (tl_next(&t, &st, &cy)) {
+        if (!first)
+            o_putc(o, ',');
+        first = 0;
+        o_putc(o, '[');
+        o_u64(o, st);
+        o_putc(o, ',');
+        o_u64(o, cy);
+        o_putc(o, ']');
+    }
+    o_puts(o, "],\"waitcnt\":");
+    if (!w->nwait) {
+        o_puts(o, "null}}");
+        return;
+    }
+    o_putc(o, '[');
+    wg_init(&g, c, w);
+    wc_state wc;
+    wc_init(&wc);
+    wc_text tx_ctx = {o, 0};
+    while (wg_next(&g, &r))
+        wc_feed(&wc, c->prog, &r, text_emit, &tx_ctx);
+    o_puts(o, "]}}");
+}
+
+static void write_code(const capture *c, sy_out *o)
+{
+    const program *p = c->prog;
+    o_puts(o, "{\"code\":[");
+    for (unsigned i = 0; i <= NROWS; i++) {
+        const prow *r = &p->r[i];
+        if (i)
+            o_putc(o, ',');
+        o_putc(o, '[');
+        o_jstr(o, r->isa);
+        o_printf(o, ",0,%u,", i);
+        o_jstr(o, r->src);
+        o_printf(o, ",%u,", CODE_OBJECT_ID);
+        o_u64(o, r->vaddr);
+        o_putc(o, ',');
+        o_u64(o, c->hit[i]);
+        o_putc(o, ',');
+        o_u64(o, c->lat[i]);
+        o_putc(o, ',');
+        o_u64(o, c->stall[i]);
+        o_putc(o, ',');
+        o_u64(o, c->idle[i]);
+        o_putc(o, ']');
+    }
+    o_puts(o, "],\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle\","
+              "\"version\":\"3.0.0\"}");
+}
+
+static int wave_key_cmp(const void *a, const void *b)
+{
+    const wave *x = *(const wave *const *)a, *y = *(const wave *const *)b;
+    if (x->se != y->se) return x->se < y->se ? -1 : 1;
+    if (x->simd != y->simd) return x->simd < y->simd ? -1 : 1;
+    if (x->slot != y->slot) return x->slot < y->slot ? -1 : 1;
+    return (int)x->id - (int)y->id;
+}
+
+static int write_filenames(const capture *c, sy_out *o)
+{
+    o_puts(o, "{\"counter_names\":[],\"gfxip\":9,\"gfxv\":\"vega\",\"global_begin_time\":0,"
+              "\"version\":\"3.0.0\",\"wave_filenames\":");
+    if (!c || !c->nwaves) {
+        o_puts(o, "null}");
+        return 0;
+    }
+    const wave **sorted = malloc(c->nwaves * sizeof *sorted);
+    if (!sorted)
+        return -1;
+    for (unsigned i = 0; i < c->nwaves; i++)
+        sorted[i] = &c->w[i];
+    /* keys are decimal strings sorted as strings; all are single digits here */
+    qsort(sorted, c->nwaves, sizeof *sorted, wave_key_cmp);
+    o_putc(o, '{');
+    int cse = -1, csimd = -1, cslot = -1;
+    for (unsigned k = 0; k < c->nwaves; k++) {
+        const wave *w = sorted[k];
+        if ((int)w->se != cse) {
+            if (cse != -1)
+                o_puts(o, "}}},");
+            o_printf(o, "\"%u\":{", w->se);
+            cse = (int)w->se;
+            csimd = -1;
+        }
+        if ((int)w->simd != csimd) {
+            if (csimd != -1)
+                o_puts(o, "}},");
+            o_printf(o, "\"%u\":{", w->simd);
+            csimd = (int)w->simd;
+            cslot = -1;
+        }
+        if ((int)w->slot != cslot) {
+            if (cslot != -1)
+                o_puts(o, "},");
+            o_printf(o, "\"%u\":{", w->slot);
+            cslot = (int)w->slot;
+        } else
+            o_putc(o, ',');
+        char name[64];
+        wave_file_name(w, name, sizeof name);
+        o_printf(o, "\"%u\":[\"%s\",", w->id, name);
+        o_u64(o, w->begin);
+        o_putc(o, ',');
+        o_u64(o, w->end);
+        o_putc(o, ']');
+    }
+    o_puts(o, "}}}}}");
+    free(sorted);
+    return 0;
+}
+
+static void write_occupancy(const capture_ext *x, sy_out *o, int with_kernel)
+{
+    o_putc(o, '{');
+    for (unsigned se = 0; se < 4; se++) {
+        o_printf(o, "\"%u\":[", se);
+        for (size_t i = 0; i < x->nocc[se]; i++) {
+            const occ_row *r = &x->occ[se][i];
+            if (i)
+                o_putc(o, ',');
+            o_putc(o, '[');
+            o_u64(o, r->time);
+            o_printf(o, ",%u,%u,%u,%u,1]", r->cu, r->simd, r->slot, r->start);
+        }
+        o_puts(o, "],");
+    }
+    o_puts(o, "\"dispatches\":{\"0\":\"0 / 0x0\"");
+    if (with_kernel)
+        o_puts(o, ",\"1\":\"" KERNEL_NAME "\"");
+    o_puts(o, "},\"version\":\"3.0.0\"}");
+}
+
+static void write_realtime(const capture *c, sy_out *o)
+{
+    o_putc(o, '{');
+    for (unsigned se = 0; se < 4; se++) {
+        uint64_t lo = RT_LO_SC0 - SE_OFFSET[se];
+        o_printf(o, "\"SE%u\":[[", se);
+        o_u64(o, lo);
+        o_putc(o, ',');
+        o_u64(o, c->rc0);
+        o_puts(o, "],[");
+        o_u64(o, lo + CLOCK_RATIO * c->drc);
+        o_putc(o, ',');
+        o_u64(o, c->rc0 + c->drc);
+        o_puts(o, "]],");
+    }
+    o_puts(o, "\"metadata\":{\"descriptor\":\"[gfx_clock, realtime_clock]\",\"frequency\":100000000}}");
+}
+
+static const char SNAPSHOTS_JSON[] =
+    "{\"/\":{\"synth\":{\"kernels\":{\"synth_kernel.py\":\"source_0_synth_kernel.py\"},"
+    "\"lib\":{\"synth_ops.py\":\"source_1_synth_ops.py\"}}}}";
+
+/* ---- wstates (§5): k-way merge of every wave's timeline ---- */
+
+typedef struct ws_build {
+    sy_out *state_out;          /* the wstates<k>.json file */
+    FILE *times;                /* its "time" array, spooled */
+    int64_t acc, pacc;
+    uint64_t ptime;
+    int has_p, nvals;
+} ws_build;
+
+typedef struct ws_wave {
+    tlgen t;
+    uint64_t time;
+    int cur;                    /* state whose entry ends at `time`, -1 none */
+} ws_wave;
+
+static void ws_flush(ws_build *b)
+{
+    if (b->nvals)
+        o_putc(b->state_out, ',');
+    o_i64(b->state_out, b->pacc);
+    if (b->nvals)
+        fputc(',', b->times);
+    fprintf(b->times, "%llu", (unsigned long long)b->ptime);
+    b->nvals++;
+}
+
+static int ws_event(tx *t, const char *dir, ws_build *bs, unsigned k, uint64_t time, int delta)
+{
+    ws_build *b = &bs[k];
+    if (!b->state_out) {
+        char name[32];
+        snprintf(name, sizeof name, "wstates%u.json", k);
+        b->state_out = tx_open(t, dir, name);
+        b->times = tmpfile();
+        if (!b->state_out || !b->times)
+            return tx_fail(t, KR_OUTPUT, dir, "%s", "cannot create a wstates file");
+        o_printf(b->state_out, "{\"name\":\"%s\",\"state\":[", name);
+    }
+    b->acc += delta;
+    if (b->has_p && b->ptime == time) {
+        b->pacc = b->acc;
+        return 0;
+    }
+    if (b->has_p)
+        ws_flush(b);
+    b->ptime = time;
+    b->pacc = b->acc;
+    b->has_p = 1;
+    return 0;
+}
+
+static int ws_less(const ws_wave *a, size_t ia, const ws_wave *b, size_t ib)
+{
+    return a->time != b->time ? a->time < b->time : ia < ib;
+}
+
+static void heap_down(ws_wave *w, size_t *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && ws_less(&w[h[l]], h[l], &w[h[m]], h[m])) m = l;
+        if (r < n && ws_less(&w[h[r]], h[r], &w[h[m]], h[m])) m = r;
+        if (m == i)
+            return;
+        size_t tmp = h[i];
+        h[i] = h[m];
+        h[m] = tmp;
+        i = m;
+    }
+}
+
+static int write_wstates(const capture *c, tx *t, const char *dir)
+{
+    size_t n = c->nwaves;
+    ws_wave *w = calloc(n ? n : 1, sizeof *w);
+    size_t *h = calloc(n ? n : 1, sizeof *h);
+    ws_build bs[5];
+    memset(bs, 0, sizeof bs);
+    int rc = 0;
+    if (!w || !h) {
+        rc = tx_fail(t, KR_INTERNAL, dir, "%s", "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        tl_init(&w[i].t, c, &c->w[i]);
+        w[i].time = c->w[i].begin;
+        w[i].cur = -1;
+        h[i] = i;
+    }
+    for (size_t i = n / 2; i-- > 0;)
+        heap_down(w, h, n, i);
+    size_t hn = n;
+    while (hn && !rc) {
+        ws_wave *m = &w[h[0]];
+        uint64_t time = m->time;
+        if (m->cur >= 0)
+            rc = ws_event(t, dir, bs, (unsigned)m->cur, time, -1);
+        unsigned st;
+        uint64_t cy;
+        if (tl_next(&m->t, &st, &cy)) {
+            if (!rc)
+                rc = ws_event(t, dir, bs, st, time, +1);
+            m->cur = (int)st;
+            m->time = time + cy;
+        } else {
+            h[0] = h[--hn];
+        }
+        heap_down(w, h, hn, 0);
+    }
+    for (unsigned k = 0; k < 5 && !rc; k++) {
+        ws_build *b = &bs[k];
+        if (!b->state_out)
+            continue;
+        if (b->has_p)
+            ws_flush(b);
+        o_puts(b->state_out, "],\"time\":[");
+        fflush(b->times);
+        rewind(b->times);
+        char buf[1 << 14];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, b->times)) > 0)
+            o_write(b->state_out, buf, got);
+        if (ferror(b->times))
+            rc = tx_fail(t, KR_OUTPUT, dir, "%s", "cannot read back a spooled wstates array");
+        o_puts(b->state_out, "]}");
+    }
+done:
+    for (unsigned k = 0; k < 5; k++) {
+        if (bs[k].state_out) {
+            int r2 = tx_close(t, bs[k].state_out);
+            if (!rc)
+                rc = r2;
+        }
+        if (bs[k].times)
+            fclose(bs[k].times);
+    }
+    free(w);
+    free(h);
+    return rc;
+}
+
+/* The whole capture folder. */
+static int cap_write(const capture_ext *x, tx *t, const char *parent)
+{
+    const capture *c = &x->c;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", parent, c->folder);
+    if (tx_mkdir(t, dir))
+        return KR_OUTPUT;
+    sy_out *o;
+    if (!(o = tx_open(t, dir, "filenames.json")))
+        return KR_OUTPUT;
+    if (write_filenames(c, o))
+        tx_fail(t, KR_INTERNAL, dir, "%s", "out of memory");
+    if (tx_close(t, o))
+        return KR_OUTPUT;
+    if (!(o = tx_open(t, dir, "code.json")))
+        return KR_OUTPUT;
+    write_code(c, o);
+    if (tx_close(t, o))
+        return KR_OUTPUT;
+    for (unsigned i = 0; i < c->nwaves; i++) {
+        char name[64];
+        wave_file_name(&c->w[i], name, sizeof name);
+        if (!(o = tx_open(t, dir, name)))
+            return KR_OUTPUT;
+        write_wave(c, &c->w[i], o);
+        if (tx_close(t, o))
+            return KR_OUTPUT;
+    }
+    if (write_wstates(c, t, dir))
+        return KR_OUTPUT;
+    if (!(o = tx_open(t, dir, "occupancy.json")))
+        return KR_OUTPUT;
+    write_occupancy(x, o, 1);
+    if (tx_close(t, o))
+        return KR_OUTPUT;
+    if (!(o = tx_open(t, dir, "realtime.json")))
+        return KR_OUTPUT;
+    write_realtime(c, o);
+    if (tx_close(t, o))
+        return KR_OUTPUT;
+    if (tx_file(t, dir, "snapshots.json", SNAPSHOTS_JSON, sizeof SNAPSHOTS_JSON - 1) ||
+        tx_file(t, dir, "source_0_synth_kernel.py", SRC_KERNEL_TEXT, sizeof SRC_KERNEL_TEXT - 1) ||
+        tx_file(t, dir, "source_1_synth_ops.py", SRC_OPS_TEXT, sizeof SRC_OPS_TEXT - 1))
+        return KR_OUTPUT;
+    return 0;
+}
+
+/* An empty shell (§1.2): a traced dispatch whose target CU ran none of the
+ * kernel's waves; wave_filenames and code are null. */
+static int shell_write(tx *t, const char *parent, uint64_t agent, uint64_t dispatch, uint64_t rc0)
+{
+    capture_ext x;
+    memset(&x, 0, sizeof x);
+    x.c.rc0 = rc0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/ui_output_agent_%llu_dispatch_%llu", parent,
+             (unsigned long long)agent, (unsigned long long)dispatch);
+    int rc = KR_OUTPUT;
+    if (tx_mkdir(t, dir))
+        goto done;
+    if (occ_others(&x, 3028)) {
+        tx_fail(t, KR_INTERNAL, dir, "%s", "out of memory");
+        goto done;
+    }
+    realtime_span(&x.c);
+    sy_out *o;
+    if (!(o = tx_open(t, dir, "filenames.json")))
+        goto done;
+    write_filenames(NULL, o);
+    if (tx_close(t, o))
+        goto done;
+    static const char CODE_NULL[] =
+        "{\"code\":null,\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle\","
+        "\"version\":\"3.0.0\"}";
+    if (tx_file(t, dir, "code.json", CODE_NULL, sizeof CODE_NULL - 1))
+        goto done;
+    if (!(o = tx_open(t, dir, "occupancy.json")))
+        goto done;
+    write_occupancy(&x, o, 0);
+    if (tx_close(t, o))
+        goto done;
+    if (!(o = tx_open(t, dir, "realtime.json")))
+        goto done;
+    write_realtime(&x.c, o);
+    if (tx_close(t, o))
+        goto done;
+    rc = 0;
+done:
+    cap_free(&x);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/* sections.h — the renderers of the analysis sections of a report.
+ *
+ * Per analysis: rep_md_<module>(doc, results, labels, n) appends the
+ * Markdown section for n >= 1 captures (labels[i] names results[i]), and
+ * rep_json_<module>(result) returns a new jansson value for analysis.json
+ * (integers for cycles and counts, null when unknown). Each block below
+ * belongs to one group of modules. */
+#ifndef KR_REPORT_SECTIONS_H
+#define KR_REPORT_SECTIONS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "report/doc.h"
+
+/* ---- states, classes, stalls, hotspots ---- */
+#include "analyzer/classes.h"
+#include "analyzer/hotspots.h"
+#include "analyzer/stalls.h"
+#include "analyzer/states.h"
+
+void rep_md_states(rep_doc *d, const an_states *const *r, const char *const *labels, size_t n);
+json_t *rep_json_states(const an_states *r);
+void rep_md_classes(rep_doc *d, const an_classes *const *r, const char *const *labels, size_t n);
+json_t *rep_json_classes(const an_classes *r);
+void rep_md_stalls(rep_doc *d, const an_stalls *const *r, const char *const *labels, size_t n);
+json_t *rep_json_stalls(const an_stalls *r);
+void rep_md_hotspots(rep_doc *d, const an_hotspots *const *r, const char *const *labels, size_t n);
+json_t *rep_json_hotspots(const an_hotspots *r);
+/* ---- end states, classes, stalls, hotspots ---- */
+
+/* ---- sources, occupancy ---- */
+#include "analyzer/occupancy.h"
+#include "analyzer/sources.h"
+
+void rep_md_sources(rep_doc *d, const an_sources *const *r, const char *const *labels, size_t n);
+json_t *rep_json_sources(const an_sources *r);
+void rep_md_occupancy(rep_doc *d, const an_occupancy *const *r, const char *const *labels, size_t n);
+json_t *rep_json_occupancy(const an_occupancy *r);
+/* ---- end sources, occupancy ---- */
+
+#endif

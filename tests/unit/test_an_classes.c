@@ -1,0 +1,149 @@
+/* test_an_classes.c — per-class sums (FORMATS.md §8.1) and the record-level
+ * category check on a hand-built capture; the compatibility table is
+ * compared with bundle_class_allows_cat for every (class, category). */
+#include "analyzer/classes.h"
+#include "bundle/isa.h"
+#include "common/arena.h"
+#include "tests/unit/t.h"
+
+typedef struct spec {
+    const char *isa;
+    uint64_t hit, lat, stall, idle;
+} spec;
+
+static void build(kr_capture *c, const spec *s, size_t n)
+{
+    c->rows = kr_arena_array(&c->arena, n, sizeof *c->rows);
+    c->nrows = n;
+    c->line_to_row = kr_arena_array(&c->arena, n, sizeof *c->line_to_row);
+    c->nline_map = n;
+    uint32_t kernel = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        kr_code_row *r = &c->rows[i];
+        char m[64];
+        bundle_mnemonic(s[i].isa, m, sizeof m);
+        r->isa = s[i].isa;
+        r->mnemonic = kr_arena_strdup(&c->arena, m);
+        r->source = "";
+        r->cls = bundle_classify(m);
+        r->is_label = r->cls == KR_CLASS_LABEL;
+        if (r->is_label)
+            kernel = (uint32_t)i;
+        r->kernel = kernel;
+        r->line = (uint32_t)i;
+        r->vaddr = 100 + 4 * i;
+        r->hit = s[i].hit;
+        r->latency = s[i].lat;
+        r->stall = s[i].stall;
+        r->idle = s[i].idle;
+        c->line_to_row[i] = (int32_t)i;
+    }
+}
+
+int main(void)
+{
+    kr_capture c;
+    memset(&c, 0, sizeof c);
+    kr_arena_init(&c.arena);
+    static const spec rows[] = {
+        {"; kernel", 0, 0, 0, 0},                           /* 0 LABEL */
+        {"s_load_dword s0, s[0:1], 0x0", 2, 8, 0, 30},      /* 1 SMEM */
+        {"s_waitcnt lgkmcnt(0)", 2, 500, 500, 0},            /* 2 WAITCNT */
+        {"v_add_f32_e32 v1, v2, v3", 2, 12, 4, 2},           /* 3 VALU */
+        {"v_mfma_f32_32x32x16_bf16 a[0:15], v[0:3], v[4:7], 0", 2, 64, 16, 0}, /* 4 MATRIX */
+        {"v_mul_f32_e32 v4, v5, v6", 2, 10, 2, 0},           /* 5 VALU */
+        {"s_cbranch_scc1 65050", 2, 8, 0, 4},                /* 6 BRANCH */
+        {"global_load_dwordx4 v[0:3], v[4:5], off", 1, 20, 10, 6}, /* 7 VMEM */
+        {"s_waitcnt vmcnt(0)", 1, 300, 300, 0},              /* 8 WAITCNT */
+        {"s_endpgm", 1, 200, 0, 0},                          /* 9 MESSAGE */
+    };
+    build(&c, rows, sizeof rows / sizeof rows[0]);
+
+    /* Records: one wave. Row 3 traced as SALU (2) once: incompatible.
+     * Row 6 taken (7) and not taken (8). Row 7 (global_) traced as FLAT (4):
+     * allowed for VMEM. One record with line 0 and one with line 99
+     * (no row): unknown. One CONTEXT (10) record on row 5: allowed. */
+    kr_inst in[] = {
+        {.line = 1, .cat = 1}, {.line = 2, .cat = 9}, {.line = 3, .cat = 6}, {.line = 3, .cat = 2},
+        {.line = 4, .cat = 6}, {.line = 5, .cat = 10}, {.line = 6, .cat = 7}, {.line = 6, .cat = 8},
+        {.line = 7, .cat = 4}, {.line = 8, .cat = 9}, {.line = 0, .cat = 10}, {.line = 99, .cat = 6},
+        {.line = 9, .cat = 11}, {.line = 9, .cat = 200}};
+    kr_wave w = {.insts = in, .ninsts = sizeof in / sizeof in[0], .num_insts = sizeof in / sizeof in[0]};
+    c.waves = &w;
+    c.nwaves = 1;
+
+    an_classes r;
+    T_EQ_I64(an_classes_compute(&c, &r), 0);
+    /* Totals over rows 1..9: hit 2*6+1*3 = 15; latency 8+500+12+64+10+8+20+300+200 = 1122;
+     * stall 500+4+16+2+10+300 = 832; idle 30+2+4+6 = 42. */
+    T_EQ_U64(r.rows, 9);
+    T_EQ_U64(r.hit, 15);
+    T_EQ_U64(r.latency, 1122);
+    T_EQ_U64(r.stall, 832);
+    T_EQ_U64(r.idle, 42);
+    T_EQ_U64(r.by_class[KR_CLASS_LABEL].rows, 0);
+
+    const an_class_sums *v = &r.by_class[KR_CLASS_VALU];
+    T_EQ_U64(v->rows, 2); T_EQ_U64(v->hit, 4); T_EQ_U64(v->latency, 22);
+    T_EQ_U64(v->stall, 6); T_EQ_U64(v->idle, 2);
+    const an_class_sums *wc = &r.by_class[KR_CLASS_WAITCNT];
+    T_EQ_U64(wc->rows, 2); T_EQ_U64(wc->hit, 3); T_EQ_U64(wc->latency, 800); T_EQ_U64(wc->stall, 800);
+    T_EQ_U64(r.by_class[KR_CLASS_MATRIX].latency, 64);
+    T_EQ_U64(r.by_class[KR_CLASS_SMEM].idle, 30);
+    T_EQ_U64(r.by_class[KR_CLASS_BRANCH].rows, 1);
+    T_EQ_U64(r.by_class[KR_CLASS_VMEM].stall, 10);
+    T_EQ_U64(r.by_class[KR_CLASS_MESSAGE].latency, 200);
+    T_EQ_U64(r.by_class[KR_CLASS_BARRIER].rows, 0);
+
+    T_CHECK(r.records_kept);
+    T_EQ_U64(r.records, 14);
+    T_EQ_U64(r.records_unknown, 2);
+    /* row 3 as SALU, and row 9 with category 200 */
+    T_EQ_U64(r.records_incompatible, 2);
+    T_EQ_U64(v->records, 3);
+    T_EQ_U64(v->records_by_cat[KR_CAT_VALU], 1);
+    T_EQ_U64(v->records_by_cat[KR_CAT_SALU], 1);
+    T_EQ_U64(v->records_by_cat[KR_CAT_CONTEXT], 1);
+    T_EQ_U64(v->records_incompatible, 1);
+    T_EQ_U64(r.by_class[KR_CLASS_BRANCH].records_by_cat[KR_CAT_JUMP], 1);
+    T_EQ_U64(r.by_class[KR_CLASS_BRANCH].records_by_cat[KR_CAT_NEXT], 1);
+    T_EQ_U64(r.by_class[KR_CLASS_BRANCH].records_incompatible, 0);
+    T_EQ_U64(r.by_class[KR_CLASS_VMEM].records_by_cat[KR_CAT_FLAT], 1);
+    T_EQ_U64(r.by_class[KR_CLASS_VMEM].records_incompatible, 0);
+    T_EQ_U64(r.by_class[KR_CLASS_MESSAGE].records_other_cat, 1);
+    T_EQ_U64(r.by_class[KR_CLASS_MESSAGE].records_incompatible, 1);
+
+    /* Records announced but not kept by the loader. */
+    kr_wave w2 = {.num_insts = 5};
+    c.waves = &w2;
+    T_EQ_I64(an_classes_compute(&c, &r), 0);
+    T_CHECK(!r.records_kept);
+    T_EQ_U64(r.records, 0);
+    T_EQ_U64(r.latency, 1122);
+
+    /* The table repeated from §8.1 matches the bundle's copy everywhere. */
+    int same = 1;
+    for (unsigned k = 0; k < KR_CLASS_COUNT; k++)
+        for (unsigned cat = 0; cat < 20; cat++)
+            if (!!an_class_allows_cat((kr_class)k, cat) != !!bundle_class_allows_cat((kr_class)k, cat)) {
+                fprintf(stderr, "class %s cat %u differs\n", kr_class_name((kr_class)k), cat);
+                same = 0;
+            }
+    T_CHECK(same);
+
+    /* Display order: the §8.1 table, then the rest; every class but LABEL once. */
+    T_EQ_U64(an_class_norder, KR_CLASS_COUNT - 1);
+    T_EQ_I64(an_class_order[0], KR_CLASS_VALU);
+    T_EQ_I64(an_class_order[1], KR_CLASS_WAITCNT);
+    T_EQ_I64(an_class_order[10], KR_CLASS_MESSAGE);
+    int seen[KR_CLASS_COUNT] = {0};
+    for (size_t i = 0; i < an_class_norder; i++)
+        seen[an_class_order[i]]++;
+    int once = seen[KR_CLASS_LABEL] == 0;
+    for (unsigned k = 1; k < KR_CLASS_COUNT; k++)
+        once = once && seen[k] == 1;
+    T_CHECK(once);
+
+    kr_arena_free(&c.arena);
+    return t_done("test_an_classes");
+}

@@ -1,0 +1,228 @@
+/* test_load_small.c — filenames.json (§1.3), wstates<k>.json (§5) and
+ * occupancy.json (§6.1) loaders, from hand-written JSON. */
+#include <string.h>
+
+#include "bundle/load_filenames.h"
+#include "bundle/load_occupancy.h"
+#include "bundle/load_wstates.h"
+#include "bundle/model.h"
+#include "tests/unit/t.h"
+
+typedef int (*parse_fn)(kr_capture *, const char *, size_t, const char *, kr_err *);
+
+static kr_capture *cap_new(void)
+{
+    kr_capture *c = calloc(1, sizeof *c);
+    kr_arena_init(&c->arena);
+    return c;
+}
+
+static void cap_free(kr_capture *c)
+{
+    kr_arena_free(&c->arena);
+    free(c);
+}
+
+static void expect_err(parse_fn fn, const char *fname, const char *json, const char *where, const char *msg)
+{
+    kr_capture *c = cap_new();
+    kr_err err;
+    kr_err_clear(&err);
+    T_EQ_I64(fn(c, json, strlen(json), fname, &err), KR_INPUT);
+    T_EQ_STR(err.file, fname);
+    T_EQ_STR(err.where, where);
+    T_EQ_STR(err.msg, msg);
+    cap_free(c);
+}
+
+static int parse_ws2(kr_capture *c, const char *d, size_t n, const char *f, kr_err *e)
+{
+    return bundle_parse_wstates(c, 2, d, n, f, e);
+}
+
+static void test_filenames(void)
+{
+    /* Keys deliberately out of order: wave_refs come out sorted by
+     * (se, simd, slot, id), numerically (10 after 2). */
+    const char *json =
+        "{\"counter_names\":[\"SQ_WAVES\",\"SQ_BUSY_CYCLES:0x3\"],\"gfxip\":9,\"gfxv\":\"vega\","
+        "\"global_begin_time\":0,\"version\":\"3.0.0\",\"wave_filenames\":{"
+        "\"3\":{\"0\":{\"0\":{\"0\":[\"se3_sm0_sl0_wv0.json\",105320,159980]}}},"
+        "\"2\":{\"10\":{\"0\":{\"0\":[\"se2_sm10_sl0_wv0.json\",5,6]}},"
+        "\"2\":{\"1\":{\"1\":[\"se2_sm2_sl1_wv1.json\",30,40],\"0\":[\"se2_sm2_sl1_wv0.json\",10,20]}}}},"
+        "\"pc_sampling\":false,\"unknown_key\":{\"x\":1}}";
+    kr_capture *c = cap_new();
+    kr_err err;
+    T_EQ_I64(bundle_parse_filenames(c, json, strlen(json), "filenames.json", &err), 0);
+    T_EQ_STR(c->version, "3.0.0");
+    T_EQ_I64(c->gfxip, 9);
+    T_EQ_STR(c->gfxv, "vega");
+    T_EQ_U64(c->ncounter_names, 2);
+    T_EQ_STR(c->counter_names[1], "SQ_BUSY_CYCLES:0x3");
+    T_EQ_U64(c->wave_filenames_null, 0);
+    T_EQ_U64(c->nwave_refs, 4);
+    if (c->nwave_refs == 4) {
+        const kr_wave_ref *r = c->wave_refs;
+        T_EQ_STR(r[0].file, "se2_sm2_sl1_wv0.json");
+        T_EQ_U64(r[0].se, 2); T_EQ_U64(r[0].simd, 2); T_EQ_U64(r[0].slot, 1); T_EQ_U64(r[0].id, 0);
+        T_EQ_U64(r[0].begin, 10); T_EQ_U64(r[0].end, 20);
+        T_EQ_STR(r[1].file, "se2_sm2_sl1_wv1.json");
+        T_EQ_U64(r[1].id, 1);
+        T_EQ_STR(r[2].file, "se2_sm10_sl0_wv0.json");
+        T_EQ_U64(r[2].simd, 10);
+        T_EQ_STR(r[3].file, "se3_sm0_sl0_wv0.json");
+        T_EQ_U64(r[3].begin, 105320); T_EQ_U64(r[3].end, 159980);
+    }
+    cap_free(c);
+
+    /* Empty shell (§1.2): null reads as empty; gfxip defaults to 9. */
+    c = cap_new();
+    const char *shell = "{\"wave_filenames\":null,\"thread_trace\":true,\"other_simd_filenames\":{\"0\":[]}}";
+    T_EQ_I64(bundle_parse_filenames(c, shell, strlen(shell), "filenames.json", &err), 0);
+    T_EQ_U64(c->wave_filenames_null, 1);
+    T_EQ_U64(c->nwave_refs, 0);
+    T_EQ_I64(c->gfxip, 9);
+    T_CHECK(c->version == NULL);
+    cap_free(c);
+
+    expect_err(bundle_parse_filenames, "f.json", "{\"gfxip\":9}", "$", "missing key \"wave_filenames\"");
+    expect_err(bundle_parse_filenames, "f.json", "{\"gfxip\":\"9\",\"wave_filenames\":null}", "$.gfxip",
+               "expected an integer, found a string");
+    expect_err(bundle_parse_filenames, "f.json", "{\"wave_filenames\":{\"x\":{}}}", "$.wave_filenames",
+               "key \"x\" is not a decimal SE number");
+    expect_err(bundle_parse_filenames, "f.json", "{\"wave_filenames\":{\"1\":{\"0\":{\"-1\":{}}}}}",
+               "$.wave_filenames.1.0", "key \"-1\" is not a decimal slot number");
+    expect_err(bundle_parse_filenames, "f.json", "{\"wave_filenames\":{\"64\":{}}}", "$.wave_filenames",
+               "SE number 64 exceeds KR_MAX_SE (64)");
+    expect_err(bundle_parse_filenames, "f.json",
+               "{\"wave_filenames\":{\"1\":{\"0\":{\"0\":{\"0\":[\"../se1.json\",1,2]}}}}}",
+               "$.wave_filenames.1.0.0.0[0]",
+               "wave file name \"../se1.json\" is not a plain file name inside the capture folder");
+    expect_err(bundle_parse_filenames, "f.json",
+               "{\"wave_filenames\":{\"1\":{\"0\":{\"0\":{\"0\":[\"..\",1,2]}}}}}",
+               "$.wave_filenames.1.0.0.0[0]",
+               "wave file name \"..\" is not a plain file name inside the capture folder");
+    expect_err(bundle_parse_filenames, "f.json",
+               "{\"wave_filenames\":{\"1\":{\"0\":{\"0\":{\"0\":[\"a.json\",1]}}}}}",
+               "$.wave_filenames.1.0.0.0",
+               "expected an array [file, begin, end], found an array of 2 elements");
+    expect_err(bundle_parse_filenames, "f.json",
+               "{\"wave_filenames\":{\"1\":{\"0\":{\"0\":{\"0\":[\"a.json\",1,2.5]}}}}}",
+               "$.wave_filenames.1.0.0.0[2]", "expected a non-negative integer, found a real number");
+    expect_err(bundle_parse_filenames, "f.json",
+               "{\"wave_filenames\":{\"1\":{\"0\":[]}}}",
+               "$.wave_filenames.1.0", "expected an object, found an array");
+    /* duplicate key: column 29 is the closing quote of the second "1" */
+    expect_err(bundle_parse_filenames, "f.json",
+               "{\"wave_filenames\":{\"1\":{},\"1\":{}}}",
+               "$.wave_filenames.1", "duplicate key \"1\" (line 1, column 29)");
+    expect_err(bundle_parse_filenames, "f.json", "{\"wave_filenames\":null,\"counter_names\":[1]}",
+               "$.counter_names[0]", "expected a string, found an integer");
+    expect_err(bundle_parse_filenames, "f.json", "{\"wave_filenames\":null,\"pc_sampling\":1}",
+               "$.pc_sampling", "expected a boolean, found an integer");
+}
+
+static void test_wstates(void)
+{
+    /* The §5 example. */
+    const char *json = "{\"name\":\"wstates1.json\",\"state\":[1,2,3,4,3,2,1,0],"
+                       "\"time\":[173024,173032,173036,173040,173056,173060,173068,173072]}";
+    kr_capture *c = cap_new();
+    kr_err err;
+    T_EQ_I64(bundle_parse_wstates(c, 1, json, strlen(json), "wstates1.json", &err), 0);
+    T_EQ_U64(c->wstates[1].present, 1);
+    T_EQ_U64(c->wstates[0].present, 0);
+    T_EQ_STR(c->wstates[1].name, "wstates1.json");
+    T_EQ_U64(c->wstates[1].n, 8);
+    T_EQ_I64(c->wstates[1].count[3], 4);
+    T_EQ_I64(c->wstates[1].count[7], 0);
+    T_EQ_U64(c->wstates[1].time[0], 173024);
+    T_EQ_U64(c->wstates[1].time[7], 173072);
+    cap_free(c);
+
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1,0],\"time\":[5]}", "$",
+               "\"state\" has 2 entries but \"time\" has 1");
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1,0],\"time\":[5,-6]}", "$.time[1]",
+               "expected a non-negative integer, found -6");
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1,0.5],\"time\":[5,6]}", "$.state[1]",
+               "expected an integer, found a real number");
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"time\":[5,6]}", "$", "missing key \"state\"");
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":{},\"time\":[5,6]}", "$.state",
+               "expected an array, found an object");
+}
+
+static void test_occupancy(void)
+{
+    const char *json =
+        "{\"1\":[[173756,6,3,0,1,1],[173764,6,0,0,0,1]],"
+        "\"0\":[[100,2,1,7,1,2,0,1,0,5,3]],"
+        "\"dispatches\":{\"1\":\"pa_mqa_logits_fp4_kernel_0\",\"0\":\"0 / 0x0\"},"
+        "\"version\":\"3.0.0\",\"events\":{\"0\":[{\"kind\":\"event\"}]}}";
+    kr_capture *c = cap_new();
+    kr_err err;
+    T_EQ_I64(bundle_parse_occupancy(c, json, strlen(json), "occupancy.json", &err), 0);
+    const kr_occupancy *o = &c->occupancy;
+    T_EQ_U64(o->present, 1);
+    T_EQ_STR(o->version, "3.0.0");
+    T_EQ_U64(o->row_width, 11);
+    T_EQ_U64(o->nses, 2);
+    if (o->nses == 2) {
+        T_EQ_U64(o->ses[0].se, 0);
+        T_EQ_U64(o->ses[0].nrows, 1);
+        T_EQ_U64(o->ses[0].rows[0].time, 100);
+        T_EQ_U64(o->ses[0].rows[0].cu, 2);
+        T_EQ_U64(o->ses[0].rows[0].simd, 1);
+        T_EQ_U64(o->ses[0].rows[0].slot, 7);
+        T_EQ_U64(o->ses[0].rows[0].start, 1);
+        T_EQ_U64(o->ses[0].rows[0].kernel_id, 2);
+        T_EQ_U64(o->ses[1].se, 1);
+        T_EQ_U64(o->ses[1].nrows, 2);
+        T_EQ_U64(o->ses[1].rows[1].time, 173764);
+        T_EQ_U64(o->ses[1].rows[1].simd, 0);
+        T_EQ_U64(o->ses[1].rows[1].start, 0);
+    }
+    T_EQ_U64(o->ndispatches, 2);
+    if (o->ndispatches == 2) {
+        T_EQ_U64(o->dispatches[0].id, 0);
+        T_EQ_STR(o->dispatches[0].name, "0 / 0x0");
+        T_EQ_U64(o->dispatches[1].id, 1);
+        T_EQ_STR(o->dispatches[1].name, "pa_mqa_logits_fp4_kernel_0");
+    }
+    cap_free(c);
+
+    c = cap_new();
+    const char *six = "{\"2\":[[1,0,0,0,1,1]],\"version\":\"3.0.0\"}";
+    T_EQ_I64(bundle_parse_occupancy(c, six, strlen(six), "occupancy.json", &err), 0);
+    T_EQ_U64(c->occupancy.row_width, 6);
+    T_EQ_U64(c->occupancy.ndispatches, 0);
+    cap_free(c);
+
+    expect_err(bundle_parse_occupancy, "o.json", "{\"0\":[[1,2,3,0,1,1],[1,2,3,0,1,1,0]]}", "$.0[1]",
+               "expected an array of 6 or 11 integers, found an array of 7 elements");
+    expect_err(bundle_parse_occupancy, "o.json", "{\"0\":[[1,2,3,0,2,1]]}", "$.0[0][4]",
+               "start: expected an integer in [0, 1], found 2");
+    expect_err(bundle_parse_occupancy, "o.json", "{\"0\":[[1,2,256,0,1,1]]}", "$.0[0][2]",
+               "simd: expected an integer in [0, 255], found 256");
+    expect_err(bundle_parse_occupancy, "o.json", "{\"0\":[[1,2,3,300,1,1]]}", "$.0[0][3]",
+               "slot: expected an integer in [0, 255], found 300");
+    expect_err(bundle_parse_occupancy, "o.json", "{\"0\":[[-1,2,3,0,1,1]]}", "$.0[0][0]",
+               "time: expected an integer in [0, 9223372036854775807], found -1");
+    expect_err(bundle_parse_occupancy, "o.json", "{\"0\":[[1,2,3,0,1,1,0,0,0,0,0.5]]}", "$.0[0][10]",
+               "cluster_id: expected an integer, found a real number");
+    expect_err(bundle_parse_occupancy, "o.json", "{\"SE0\":[]}", "$",
+               "unknown key \"SE0\" (expected a decimal SE number, \"dispatches\", \"version\" or \"events\")");
+    expect_err(bundle_parse_occupancy, "o.json", "{\"dispatches\":{\"k\":\"x\"}}", "$.dispatches",
+               "key \"k\" is not a decimal kernel id");
+    expect_err(bundle_parse_occupancy, "o.json", "{\"dispatches\":{\"1\":2}}", "$.dispatches.1",
+               "expected a string, found an integer");
+    expect_err(bundle_parse_occupancy, "o.json", "{\"1\":[],\"01\":[]}", "$",
+               "SE 1 appears twice (keys with leading zeros?)");
+}
+
+int main(void)
+{
+    test_filenames();
+    test_wstates();
+    test_occupancy();
+    return t_done("test_load_small");
+}
