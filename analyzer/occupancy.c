@@ -379,10 +379,10 @@ static void limits(an_occ_kernel *k, int gfx95, int64_t lds_cu, int64_t cu_count
     }
 }
 
+/* k->isa_v/a/s are already set by the caller. */
 static int kernel_inputs(const kr_capture *c, const kr_process *proc, int gfx95, int64_t lds_cu,
                          int64_t cu_count, uint32_t label, an_occ_kernel *k)
 {
-    memset(k, 0, sizeof *k);
     k->label_row = label;
     k->kernel_id = k->csv_dispatch_id = -1;
     k->reported_arch_vgpr = k->reported_accum_vgpr = k->reported_sgpr = -1;
@@ -398,12 +398,6 @@ static int kernel_inputs(const kr_capture *c, const kr_process *proc, int gfx95,
     }
     if (!k->name)
         return KR_INTERNAL;
-
-    for (size_t i = 0; i < c->nrows; i++) {
-        const kr_code_row *r = &c->rows[i];
-        if (!r->is_label && r->kernel == label)
-            an_occ_isa_marks(r->isa, &k->isa_v, &k->isa_a, &k->isa_s);
-    }
 
     const kr_kernel_symbol *sym = label != UINT32_MAX ? join_symbol(c, proc, k->codeobj, k->vaddr) : NULL;
     const kr_dispatch *csv = csv_dispatch(c, k->name);
@@ -508,24 +502,39 @@ static uint64_t shift(uint64_t t, int64_t off)
     return v < 0 ? 0 : (uint64_t)v;
 }
 
-static uint32_t target_cu_id(const kr_capture *c, int *ok)
+static int cu_cmp(const void *pa, const void *pb)
 {
-    *ok = 0;
-    uint32_t best = 0;
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Most frequent wave.cu (ties: lowest). Returns -1 when there is none, -2
+ * when out of memory. */
+static int64_t target_cu_id(const kr_capture *c)
+{
+    if (!c->nwaves)
+        return -1;
+    int64_t *v = malloc(c->nwaves * sizeof *v);
+    if (!v)
+        return -2;
+    size_t n = 0;
+    for (size_t i = 0; i < c->nwaves; i++)
+        if (c->waves[i].cu >= 0 && c->waves[i].cu <= UINT32_MAX)
+            v[n++] = c->waves[i].cu;
+    qsort(v, n, sizeof *v, cu_cmp);
+    int64_t best = -1;
     size_t best_n = 0;
-    for (size_t i = 0; i < c->nwaves; i++) {
-        if (c->waves[i].cu < 0 || c->waves[i].cu > UINT32_MAX)
-            continue;
-        uint32_t id = (uint32_t)c->waves[i].cu;
-        size_t n = 0;
-        for (size_t j = 0; j < c->nwaves; j++)
-            n += c->waves[j].cu == c->waves[i].cu;
-        if (n > best_n || (n == best_n && id < best)) {
-            best = id;
-            best_n = n;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && v[j] == v[i])
+            j++;
+        if (j - i > best_n) {
+            best_n = j - i;
+            best = v[i];
         }
+        i = j;
     }
-    *ok = best_n > 0;
+    free(v);
     return best;
 }
 
@@ -541,9 +550,11 @@ static int achieved(const kr_capture *c, uint32_t simds_per_cu, an_occ_achieved 
         return 0;
     a->present = 1;
     a->aligned = c->realtime.aligned;
-    int ok;
-    a->target_cu = target_cu_id(c, &ok);
-    a->has_target = (uint8_t)ok;
+    int64_t target = target_cu_id(c);
+    if (target == -2)
+        return KR_INTERNAL;
+    a->has_target = target >= 0;
+    a->target_cu = target >= 0 ? (uint32_t)target : 0;
 
     a->ses = calloc(o->nses, sizeof *a->ses);
     a->nses = o->nses;
@@ -806,7 +817,8 @@ int an_occupancy_compute(const kr_capture *c, const an_occupancy_opts *opts, an_
     uint32_t simds = agent && agent->simd_per_cu > 0 && agent->simd_per_cu <= SIMD_SLOTS
                          ? (uint32_t)agent->simd_per_cu : 4;
 
-    /* One entry per label row, plus one for instruction rows before any label. */
+    /* One entry per label row (in row order), preceded by one for
+     * instruction rows before any label; ISA marks in one pass over rows. */
     size_t nk = 0;
     int orphan = 0;
     for (size_t i = 0; i < c->nrows; i++) {
@@ -817,26 +829,38 @@ int an_occupancy_compute(const kr_capture *c, const an_occupancy_opts *opts, an_
     }
     nk += (size_t)orphan;
     out->kernels = calloc(nk ? nk : 1, sizeof *out->kernels);
-    if (!out->kernels) {
+    uint32_t *slot = calloc(c->nrows ? c->nrows : 1, sizeof *slot);   /* label row → kernel index */
+    if (!out->kernels || !slot) {
+        free(slot);
         an_occupancy_free(out);
         return KR_INTERNAL;
     }
-    if (orphan) {
-        if (kernel_inputs(c, proc, gfx95, out->lds_per_cu, out->cu_count, UINT32_MAX, &out->kernels[0])) {
-            an_occupancy_free(out);
-            return KR_INTERNAL;
+    out->nkernels = nk;
+    size_t next = 0;
+    if (orphan)
+        out->kernels[next++].label_row = UINT32_MAX;
+    for (size_t i = 0; i < c->nrows; i++)
+        if (c->rows[i].is_label) {
+            slot[i] = (uint32_t)next;
+            out->kernels[next++].label_row = (uint32_t)i;
         }
-        out->nkernels = 1;
-    }
     for (size_t i = 0; i < c->nrows; i++) {
-        if (!c->rows[i].is_label)
+        const kr_code_row *r = &c->rows[i];
+        if (r->is_label)
             continue;
-        an_occ_kernel *k = &out->kernels[out->nkernels++];
-        if (kernel_inputs(c, proc, gfx95, out->lds_per_cu, out->cu_count, (uint32_t)i, k)) {
+        an_occ_kernel *k = r->kernel == UINT32_MAX || r->kernel >= c->nrows || !c->rows[r->kernel].is_label
+                               ? (orphan ? &out->kernels[0] : NULL)
+                               : &out->kernels[slot[r->kernel]];
+        if (k)
+            an_occ_isa_marks(r->isa, &k->isa_v, &k->isa_a, &k->isa_s);
+    }
+    free(slot);
+    for (size_t i = 0; i < nk; i++)
+        if (kernel_inputs(c, proc, gfx95, out->lds_per_cu, out->cu_count, out->kernels[i].label_row,
+                          &out->kernels[i])) {
             an_occupancy_free(out);
             return KR_INTERNAL;
         }
-    }
 
     if (achieved(c, simds, &out->achieved)) {
         an_occupancy_free(out);
@@ -846,7 +870,8 @@ int an_occupancy_compute(const kr_capture *c, const an_occupancy_opts *opts, an_
     /* Verdict (occupancy.h). */
     /* The first labelled kernel decides the grid part (the orphan entry, if
      * any, has no geometry). */
-    const an_occ_kernel *k0 = out->nkernels ? &out->kernels[orphan && out->nkernels > 1 ? 1 : 0] : NULL;
+    out->primary = orphan && out->nkernels > 1 ? 1 : 0;
+    const an_occ_kernel *k0 = out->nkernels ? &out->kernels[out->primary] : NULL;
     int grid_known = k0 && k0->wg_per_cu_grid >= 0 && k0->wg_per_cu_limit >= 0;
     int occ_known = out->achieved.present && out->achieved.has_target && out->achieved.low_total > 0;
     int grid = grid_known && k0->grid_limited;

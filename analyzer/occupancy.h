@@ -161,6 +161,7 @@ typedef struct an_occupancy {
     int64_t cu_count;                /* agent, -1 unknown */
     const char *agent_source;        /* "results.json", "agent_info.csv", NULL */
     an_occ_kernel *kernels; size_t nkernels;
+    size_t primary;                  /* kernel the verdict uses: the first labelled one */
     an_occ_achieved achieved;
     const char *verdict;             /* see the header comment */
 } an_occupancy;

@@ -108,64 +108,59 @@ static const char *label_from_path(kr_arena *a, const char *path)
     return NULL;
 }
 
-/* Reads dir/name (limit KR_MAX_SMALL_FILE_BYTES) and runs parse on it. */
+/* Reads dir/name (limit KR_MAX_SMALL_FILE_BYTES) into *data (malloc'd), or
+ * leaves *data NULL when the file is absent and not required. path receives
+ * the file's path, which errors name. */
+static int read_member(kr_capture *c, const char *name, int required, char *path, size_t cap,
+                       char **data, size_t *len, kr_err *err)
+{
+    *data = NULL;
+    *len = 0;
+    kr_path_join(path, cap, c->dir, name);
+    if (!kr_file_exists(path))
+        return required ? kr_err_set(err, KR_INPUT, path, NULL, "missing %s (required in a capture folder)", name) : 0;
+    return kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, data, len, err);
+}
+
 typedef int (*parse_fn)(kr_capture *c, const char *data, size_t len, const char *fname, kr_err *err);
 
 static int load_small(kr_capture *c, const char *name, int required, parse_fn parse, kr_err *err)
 {
-    char path[PATH_MAX];
-    kr_path_join(path, sizeof path, c->dir, name);
-    if (!kr_file_exists(path)) {
-        if (required)
-            return kr_err_set(err, KR_INPUT, path, NULL, "missing %s (required in a capture folder)", name);
-        return 0;
-    }
-    char *data;
+    char path[PATH_MAX], *data;
     size_t len;
-    int rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, err);
-    if (rc)
+    int rc = read_member(c, name, required, path, sizeof path, &data, &len, err);
+    if (rc || !data)
         return rc;
     rc = parse(c, data, len, path, err);
     free(data);
-    if (!rc)
-        c->total_bytes += len;
+    c->total_bytes += len;
     return rc;
 }
 
 static int load_wstates_k(kr_capture *c, unsigned k, kr_err *err)
 {
-    char name[32], path[PATH_MAX];
-    snprintf(name, sizeof name, "wstates%u.json", k);
-    kr_path_join(path, sizeof path, c->dir, name);
-    if (!kr_file_exists(path))
-        return 0;
-    char *data;
+    char name[32], path[PATH_MAX], *data;
     size_t len;
-    int rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, err);
-    if (rc)
+    snprintf(name, sizeof name, "wstates%u.json", k);
+    int rc = read_member(c, name, 0, path, sizeof path, &data, &len, err);
+    if (rc || !data)
         return rc;
     rc = bundle_parse_wstates(c, k, data, len, path, err);
     free(data);
-    if (!rc)
-        c->total_bytes += len;
+    c->total_bytes += len;
     return rc;
 }
 
 static int load_snapshots(kr_capture *c, kr_err *err)
 {
-    char path[PATH_MAX];
-    kr_path_join(path, sizeof path, c->dir, "snapshots.json");
-    if (!kr_file_exists(path))
-        return 0;
-    char *data;
+    char path[PATH_MAX], *data;
     size_t len;
-    int rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, err);
-    if (rc)
+    int rc = read_member(c, "snapshots.json", 0, path, sizeof path, &data, &len, err);
+    if (rc || !data)
         return rc;
     rc = bundle_parse_snapshots(c, c->dir, data, len, path, err);
     free(data);
-    if (!rc)
-        c->total_bytes += len;
+    c->total_bytes += len;
     return rc;
 }
 

@@ -111,7 +111,7 @@ typedef struct {
 
 /* Rebuilds the container path of data[0, pos) by a tolerant scan (the text
  * before a jansson error position is valid JSON up to that point). */
-static void path_at(const char *data, size_t pos, bundle_jctx *j)
+static void path_at(const char *data, size_t pos, bundle_jctx *j, char *last_key, size_t cap)
 {
     enum { DEPTH = 64 };
     scan_frame st[DEPTH];
@@ -161,15 +161,15 @@ static void path_at(const char *data, size_t pos, bundle_jctx *j)
         }
         i++;
     }
+    last_key[0] = '\0';
     for (size_t d = 0; d < depth; d++) {
         if (st[d].is_obj) {
             if (!st[d].key)
                 break;
-            char key[256];
-            size_t n = st[d].key_len < sizeof key - 1 ? st[d].key_len : sizeof key - 1;
-            memcpy(key, st[d].key, n);
-            key[n] = '\0';
-            bundle_jpush_key(j, key);
+            size_t n = st[d].key_len < cap - 1 ? st[d].key_len : cap - 1;
+            memcpy(last_key, st[d].key, n);
+            last_key[n] = '\0';
+            bundle_jpush_key(j, last_key);
         } else {
             bundle_jpush_index(j, st[d].index);
         }
@@ -187,14 +187,10 @@ int bundle_json_parse(const char *data, size_t len, const char *fname, json_t **
     size_t pos = je.position < 0 ? 0 : (size_t)je.position;
     if (pos > len)
         pos = len;
-    path_at(data, pos, &j);
-    if (json_error_code(&je) == json_error_duplicate_key) {
-        /* The key just read is the last path element; repeat it in words. */
-        const char *last = strrchr(j.path, '.');
-        const char *bracket = strrchr(j.path, '[');
-        const char *name = last && (!bracket || last > bracket) ? last + 1 : j.path;
-        return bundle_jerr(&j, "duplicate key \"%s\" (line %d, column %d)", name, je.line, je.column);
-    }
+    char key[256];
+    path_at(data, pos, &j, key, sizeof key);
+    if (json_error_code(&je) == json_error_duplicate_key)      /* the key just read */
+        return bundle_jerr(&j, "duplicate key \"%s\" (line %d, column %d)", key, je.line, je.column);
     return bundle_jerr(&j, "invalid JSON: %s (line %d, column %d)", je.text, je.line, je.column);
 }
 

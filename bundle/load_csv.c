@@ -1,8 +1,6 @@
 /* load_csv.c — see load_csv.h. Column names and dialects: FORMATS.md §10. */
 #include "bundle/load_csv.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,13 +86,14 @@ bundle_csv_type bundle_csv_kind_of(const bundle_csv *t, const char *name_hint)
 
 /* ---- columns and cells ---- */
 
-/* Finds each name of names[0..n) in the header; idx[i] = -1 when absent.
- * A required (req[i]) missing column or a used column that appears twice is
- * an error naming the file and the column. */
 typedef struct col_spec {
     const char *name;
     int required;
 } col_spec;
+
+/* Finds each spec[i].name in the header; idx[i] = -1 when absent. A missing
+ * required column, or a used column that appears twice, is an error naming
+ * the file and the column. */
 
 static int find_cols(const bundle_csv *t, const col_spec *spec, int *idx, size_t n, kr_err *err)
 {
@@ -199,7 +198,6 @@ static int get_f64(const bundle_csv *t, size_t row, const col_spec *spec, const 
 {
     const char *s = bundle_csv_cell(t, row, (size_t)idx[i]);
     char *end = NULL;
-    errno = 0;
     double x = (*s && *s != ' ' && *s != '\t') ? strtod(s, &end) : 0.0;
     if (!end || end == s || *end != '\0')
         return bad_value(t, row, spec[i].name, "a number", s, err);

@@ -169,6 +169,11 @@ static int parse_json(const char *data, size_t len, const char *fname, json_t **
 {
     big_ints b;
     *root = NULL;
+    if (len >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
+        (unsigned char)data[2] == 0xBF) {
+        data += 3;     /* a UTF-8 byte-order mark; positions count from after it */
+        len -= 3;
+    }
     int rc = find_big_ints(data, len, fname, &b, err);
     if (rc)
         return rc;

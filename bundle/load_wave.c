@@ -645,7 +645,7 @@ static int jwaitcnt(jctx *j, json_t *v, kr_wave *w)
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         json_t *e = json_array_get(v, i);
-        uint64_t line;
+        uint64_t line = 0;
         snprintf(path, sizeof path, "wave.waitcnt[%zu][0]", i);
         if (juint(j, json_array_get(e, 0), UINT32_MAX, &line, path))
             goto fail;
@@ -659,8 +659,8 @@ static int jwaitcnt(jctx *j, json_t *v, kr_wave *w)
                 jfail(j, path, "expected [producer_line, 0] in %s", path);
                 goto fail;
             }
-            uint64_t pl;
-            int64_t lane;
+            uint64_t pl = 0;
+            int64_t lane = 0;
             char p2[160];
             snprintf(p2, sizeof p2, "%s[0]", path);
             if (juint(j, json_array_get(pair, 0), UINT32_MAX, &pl, p2))
@@ -692,7 +692,7 @@ static int jwave(jctx *j, json_t *v, kr_wave *w)
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if (!json_object_get(v, required[i]))
             return jfail(j, "wave", "missing key \"wave.%s\"", required[i]);
-    uint64_t u;
+    uint64_t u = 0;
     json_t *x;
     if (juint(j, json_object_get(v, "begin"), U64_FIELD_MAX, &w->begin, "wave.begin") ||
         juint(j, json_object_get(v, "end"), U64_FIELD_MAX, &w->end, "wave.end"))

@@ -97,7 +97,7 @@ static const char *in_what(const char *what, char *buf, size_t cap)
 {
     if (!what || !*what)
         return "";
-    snprintf(buf, cap, " in %s", what);
+    snprintf(buf, cap, " in %.250s", what);
     return buf;
 }
 
@@ -741,7 +741,7 @@ int bundle_scan_uint_tuple_slow(bundle_scan *s, int n, const uint64_t *max, uint
                                 const char *what, size_t index)
 {
     char path[300];
-    snprintf(path, sizeof path, "%s[%zu]", what, index);
+    snprintf(path, sizeof path, "%.200s[%zu]", what, index);
     bundle_scan_arr a;
     if (bundle_scan_array_open(s, &a, path))
         return KR_INPUT;

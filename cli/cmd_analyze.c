@@ -1,14 +1,224 @@
-/* cmd_analyze.c — placeholder until the command lands; exits 5 (internal). */
+/* cmd_analyze.c — kreport analyze PATH: load, run every analysis, write
+ * REPORT.md / analysis.json / CSVs atomically (or Markdown to stdout). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "analyzer/analysis.h"
+#include "bundle/capture.h"
+#include "bundle/discover.h"
 #include "cli/commands.h"
+#include "common/buf.h"
+#include "common/file.h"
+#include "common/outfile.h"
+#include "common/pool.h"
+#include "report/report.h"
 
-const cli_opt cmd_analyze_options[] = {{0}};
+static struct {
+    const char *out_dir, *format, *results, *target;
+    int top, context, jobs, force, quiet;
+} o;
+
+const cli_opt cmd_analyze_options[] = {
+    {"output", 'o', OPT_STRING, "DIR", "write the outputs into DIR (created if missing)", &o.out_dir},
+    {"format", 0, OPT_STRING, "FMT", "md, json, csv or all (default: all with -o, md to stdout without)", &o.format},
+    {"top", 0, OPT_INT, "N", "hotspot rows per list (default 10)", &o.top},
+    {"context", 0, OPT_INT, "K", "disassembly rows each side of a hotspot (default 4)", &o.context},
+    {"results", 0, OPT_STRING, "FILE", "results.json or rocprofv3 CSV to use instead of searching", &o.results},
+    {"target", 0, OPT_STRING, "GFX", "override the detected target (gfx90a, gfx942, gfx950)", &o.target},
+    {"jobs", 'j', OPT_INT, "N", "wave-file parser threads (default: online CPUs)", &o.jobs},
+    {"force", 0, OPT_FLAG, NULL, "overwrite existing output files", &o.force},
+    {"quiet", 'q', OPT_FLAG, NULL, "print nothing but errors", &o.quiet},
+    {0},
+};
+
+static int fail(const kr_err *err)
+{
+    char msg[2048];
+    kr_err_format(err, msg, sizeof msg);
+    fprintf(stderr, "kreport analyze: %s\n", msg);
+    return err->code ? err->code : KR_INTERNAL;
+}
 
 int cmd_analyze(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "kreport analyze: not implemented yet\n");
-    return 5;
+    memset(&o, 0, sizeof o);
+    const cli_command *cmd = cli_find("analyze");
+    char *pos[4];
+    int npos, code;
+    if (cli_parse(cmd, cmd_analyze_options, argc, argv, pos, &npos, 4, &code))
+        return code;
+    if (npos != 1) {
+        cli_usage_error(cmd, npos ? "expects exactly one PATH" : "missing PATH");
+        return KR_USAGE;
+    }
+    const char *fmt = o.format ? o.format : (o.out_dir ? "all" : "md");
+    int want_md = 0, want_json = 0, want_csv = 0;
+    if (strcmp(fmt, "md") == 0) want_md = 1;
+    else if (strcmp(fmt, "json") == 0) want_json = 1;
+    else if (strcmp(fmt, "csv") == 0) want_csv = 1;
+    else if (strcmp(fmt, "all") == 0) want_md = want_json = want_csv = 1;
+    else {
+        cli_usage_error(cmd, "--format must be md, json, csv or all, not '%s'", fmt);
+        return KR_USAGE;
+    }
+    if (!o.out_dir && (want_md + want_json + want_csv) != 1) {
+        cli_usage_error(cmd, "--format %s writes several files: give -o DIR", fmt);
+        return KR_USAGE;
+    }
+    if (!o.out_dir && want_csv) {
+        cli_usage_error(cmd, "--format csv writes two files: give -o DIR");
+        return KR_USAGE;
+    }
+    const char *path = pos[0];
+    kr_err err;
+    kr_err_clear(&err);
+
+    /* What is PATH? */
+    bundle_example *ex = NULL;
+    size_t ncap = 0;
+    char **dirs = NULL, **labels = NULL;
+    if (bundle_is_capture_dir(path)) {
+        ncap = 1;
+        dirs = calloc(1, sizeof *dirs);
+        labels = calloc(1, sizeof *labels);
+        dirs[0] = strdup(path);
+        labels[0] = strdup(kr_path_base(path));
+        size_t l = strlen(labels[0]);
+        while (l > 1 && labels[0][l - 1] == '/')
+            labels[0][--l] = '\0';
+    } else if (bundle_is_example_dir(path)) {
+        if (bundle_example_scan(path, &ex, &err))
+            return fail(&err);
+        if (ex->ncaptures == 0) {
+            bundle_example_free(ex);
+            fprintf(stderr, "kreport analyze: %s: example folder has no capture under att_viewer/<label>/\n", path);
+            return KR_INPUT;
+        }
+        ncap = ex->ncaptures;
+        dirs = calloc(ncap, sizeof *dirs);
+        labels = calloc(ncap, sizeof *labels);
+        for (size_t i = 0; i < ncap; i++) {
+            dirs[i] = strdup(ex->captures[i].dir);
+            int dup = 0;
+            for (size_t j = 0; j < ncap; j++)
+                dup |= j != i && strcmp(ex->captures[j].label, ex->captures[i].label) == 0;
+            if (dup) {
+                const char *f = kr_path_base(ex->captures[i].dir);
+                const char *tail = strncmp(f, "ui_output_agent_", 16) == 0 ? f + 16 : f;
+                size_t n = strlen(ex->captures[i].label) + strlen(tail) + 2;
+                labels[i] = malloc(n);
+                snprintf(labels[i], n, "%s %s", ex->captures[i].label, tail);
+            } else {
+                labels[i] = strdup(ex->captures[i].label);
+            }
+        }
+    } else {
+        fprintf(stderr, "kreport analyze: %s: not a capture folder (no filenames.json) or an example folder "
+                        "(no att_viewer/<label>/ui_output_*)\n", path);
+        return KR_INPUT;
+    }
+
+    int rc = 0;
+    kr_capture **caps = calloc(ncap, sizeof *caps);
+    an_analysis *res = calloc(ncap, sizeof *res);
+    const an_analysis **resp = calloc(ncap, sizeof *resp);
+    size_t loaded = 0, analyzed = 0;
+    kr_buf md, js, hot, src;
+    kr_buf_init(&md);
+    kr_buf_init(&js);
+    kr_buf_init(&hot);
+    kr_buf_init(&src);
+    for (size_t i = 0; i < ncap; i++) {
+        bundle_opts bo = {0};
+        bo.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
+        bo.results_path = o.results;
+        bo.label = ex ? ex->captures[i].label : NULL;
+        if ((rc = bundle_capture_load(dirs[i], &bo, &caps[i], &err))) {
+            rc = fail(&err);
+            goto done;
+        }
+        loaded++;
+    }
+    an_analysis_opts ao = {0};
+    ao.top = o.top > 0 ? (size_t)o.top : 0;
+    ao.context = o.context > 0 ? (size_t)o.context : 0;
+    ao.target = o.target;
+    for (size_t i = 0; i < ncap; i++) {
+        if (an_analyze(caps[i], &ao, &res[i])) {
+            fprintf(stderr, "kreport analyze: out of memory analyzing %s\n", dirs[i]);
+            rc = KR_INTERNAL;
+            goto done;
+        }
+        resp[i] = &res[i];
+        analyzed++;
+    }
+
+    char input[1024];
+    snprintf(input, sizeof input, "%s", path);
+    size_t il = strlen(input);
+    while (il > 1 && input[il - 1] == '/')
+        input[--il] = '\0';
+    char rerun[2048];
+    snprintf(rerun, sizeof rerun, "kreport analyze %s%s%s", input, o.out_dir ? " -o " : "",
+             o.out_dir ? o.out_dir : "");
+    rep_meta meta = { kr_path_base(input), ex ? ex->name : NULL, rerun };
+    const char *const *lab = (const char *const *)labels;
+    if ((want_md && rep_analysis_markdown(resp, lab, ncap, &meta, &md)) ||
+        (want_json && rep_analysis_json(resp, lab, ncap, &meta, &js)) ||
+        (want_csv && (rep_hotspots_csv(resp, lab, ncap, &hot) || rep_source_lines_csv(resp, lab, ncap, &src)))) {
+        fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
+        rc = KR_INTERNAL;
+        goto done;
+    }
+    if (!o.out_dir) {
+        kr_buf *b = want_md ? &md : &js;
+        if (fwrite(b->data ? b->data : "", 1, b->len, stdout) != b->len || fflush(stdout) != 0) {
+            fprintf(stderr, "kreport analyze: cannot write to standard output\n");
+            rc = KR_OUTPUT;
+        }
+        goto done;
+    }
+    if ((rc = kr_mkdir_p(o.out_dir, &err))) {
+        rc = fail(&err);
+        goto done;
+    }
+    kr_outset *set = kr_outset_new(o.out_dir, o.force);
+    if (!set) {
+        rc = KR_INTERNAL;
+        goto done;
+    }
+    if ((want_md && kr_outset_add(set, "REPORT.md", md.data, md.len, &err)) ||
+        (want_json && kr_outset_add(set, "analysis.json", js.data, js.len, &err)) ||
+        (want_csv && (kr_outset_add(set, "hotspots.csv", hot.data, hot.len, &err) ||
+                      kr_outset_add(set, "source_lines.csv", src.data, src.len, &err))) ||
+        kr_outset_commit(set, &err)) {
+        kr_outset_free(set);
+        rc = fail(&err);
+        goto done;
+    }
+    kr_outset_free(set);
+    if (!o.quiet)
+        fprintf(stderr, "kreport analyze: %zu capture%s -> %s\n", ncap, ncap == 1 ? "" : "s", o.out_dir);
+done:
+    for (size_t i = 0; i < analyzed; i++)
+        an_analysis_free(&res[i]);
+    for (size_t i = 0; i < loaded; i++)
+        bundle_capture_free(caps[i]);
+    for (size_t i = 0; i < ncap; i++) {
+        free(dirs[i]);
+        free(labels[i]);
+    }
+    free(dirs);
+    free(labels);
+    free(caps);
+    free(res);
+    free(resp);
+    kr_buf_free(&md);
+    kr_buf_free(&js);
+    kr_buf_free(&hot);
+    kr_buf_free(&src);
+    if (ex)
+        bundle_example_free(ex);
+    return rc;
 }

@@ -1606,3 +1606,1230 @@ done:
     cap_free(&x);
     return rc;
 }
+
+/* ======================================================================
+ * rocprofv3 side: agents, dispatches, results.json (§9), CSVs (§10)
+ * ====================================================================== */
+
+/* Minimal compact JSON writer with comma bookkeeping (cereal key order is
+ * the order of the calls). */
+typedef struct jw {
+    sy_out *o;
+    int depth;
+    unsigned char first[32];
+} jw;
+
+static void jw_key(jw *j, const char *key)
+{
+    if (!j->first[j->depth])
+        o_putc(j->o, ',');
+    j->first[j->depth] = 0;
+    if (key) {
+        o_jstr(j->o, key);
+        o_putc(j->o, ':');
+    }
+}
+static void jw_open(jw *j, const char *key, char c)
+{
+    jw_key(j, key);
+    o_putc(j->o, c);
+    j->first[++j->depth] = 1;
+}
+static void jw_obj(jw *j, const char *key) { jw_open(j, key, '{'); }
+static void jw_arr(jw *j, const char *key) { jw_open(j, key, '['); }
+static void jw_end(jw *j, char c) { o_putc(j->o, c); j->depth--; }
+static void jw_u(jw *j, const char *key, uint64_t v) { jw_key(j, key); o_u64(j->o, v); }
+static void jw_i(jw *j, const char *key, int64_t v) { jw_key(j, key); o_i64(j->o, v); }
+static void jw_s(jw *j, const char *key, const char *s) { jw_key(j, key); o_jstr(j->o, s); }
+static void jw_b(jw *j, const char *key, int v) { jw_key(j, key); o_puts(j->o, v ? "true" : "false"); }
+static void jw_handle(jw *j, const char *key, uint64_t h)
+{
+    jw_obj(j, key);
+    jw_u(j, "handle", h);
+    jw_end(j, '}');
+}
+
+/* ---- agents ---- */
+
+typedef struct agent {
+    uint64_t handle;
+    int type;                   /* 1 CPU, 2 GPU */
+    unsigned node, type_index;
+    int gpu_index;
+    unsigned cpu_cores, simd_count, caches_count, io_links_count;
+    uint64_t cpu_core_id_base, simd_id_base;
+    unsigned max_waves_per_simd, lds_kb, num_gws, wave_front, num_xcc, cu_count, array_count;
+    unsigned shader_banks, arrays_per_engine, cu_per_array, simd_per_cu, scratch_slots;
+    unsigned gfx_target, vendor_id, device_id, location_id, drm_minor;
+    unsigned sdma, sdma_xgmi, sdma_queues, cp_queues, clk_c, clk_f, sdma_fw, fw;
+    uint64_t capability;
+    unsigned cu_per_engine, max_waves_per_cu, family, wg_max;
+    uint64_t grid_max, hive_id;
+    unsigned gpu_id;
+    unsigned wg_dim, grid_x, grid_yz;
+    const char *name, *vendor, *product, *model;
+    unsigned heap_type, mem_width, mem_clk;
+    uint64_t mem_bytes;
+    unsigned uuid[8];
+} agent;
+
+#define NAGENTS 10u                 /* 2 CPUs + 8 GPUs, handles consecutive (§1.1) */
+#define CPU_NAME "AMD EPYC 9575F 64-Core Processor"
+
+static void agents_make(agent *a, uint64_t first_gpu_handle, synth_gfx gfx)
+{
+    static const unsigned LOCATION[8] = {29952, 1280, 25856, 5376, 62720, 34048, 58624, 38144};
+    static const unsigned GPU_ID[8] = {12605, 54552, 64816, 6421, 37212, 30073, 23889, 47476};
+    memset(a, 0, NAGENTS * sizeof *a);
+    for (unsigned i = 0; i < NAGENTS; i++) {
+        agent *x = &a[i];
+        x->handle = first_gpu_handle - 2 + i;
+        x->node = i;
+        if (i < 2) {
+            x->type = 1;
+            x->type_index = i;
+            x->gpu_index = -1;
+            x->cpu_cores = 64;
+            x->io_links_count = 5;
+            x->cpu_core_id_base = 128 * i;
+            x->num_xcc = 1;
+            x->cu_count = 64;
+            x->clk_c = 3300;
+            x->family = 26;
+            x->name = CPU_NAME;
+            x->vendor = "CPU";
+            x->product = CPU_NAME;
+            x->model = "";
+            x->heap_type = 0;
+            x->mem_width = 80;
+            x->mem_clk = 6400;
+            x->mem_bytes = 1622974296064ull;
+            continue;
+        }
+        unsigned g = i - 2;
+        int is942 = gfx == SYNTH_GFX942;
+        x->type = 2;
+        x->type_index = g;
+        x->gpu_index = (int)g;
+        x->simd_count = is942 ? 1216 : 1024;
+        x->caches_count = 3;
+        x->io_links_count = 8;
+        x->simd_id_base = 2147487744ull + 36ull * g;
+        x->max_waves_per_simd = 8;
+        x->lds_kb = is942 ? 64 : 160;
+        x->num_gws = 64;
+        x->wave_front = 64;
+        x->num_xcc = 8;
+        x->cu_count = is942 ? 304 : 256;
+        x->array_count = 32;
+        x->shader_banks = 32;
+        x->arrays_per_engine = 1;
+        x->cu_per_array = is942 ? 10 : 9;
+        x->simd_per_cu = 4;
+        x->scratch_slots = 32;
+        x->gfx_target = is942 ? 90402 : 90500;
+        x->vendor_id = 4098;
+        x->device_id = is942 ? 29857 : 30112;
+        x->location_id = LOCATION[g];
+        x->drm_minor = 128 + 8 * g;
+        x->sdma = 2;
+        x->sdma_xgmi = 14;
+        x->sdma_queues = 8;
+        x->cp_queues = 24;
+        x->clk_c = 3300;
+        x->clk_f = is942 ? 2100 : 2200;
+        x->sdma_fw = is942 ? 9 : 12;
+        x->fw = is942 ? 25 : 30;
+        x->capability = 2755109504ull;
+        x->cu_per_engine = is942 ? 10 : 8;
+        x->max_waves_per_cu = 32;
+        x->family = 141;
+        x->wg_max = 1024;
+        x->grid_max = 4294967295ull;
+        x->hive_id = is942 ? 7302811243154289301ull : 8861873366774386336ull;
+        x->gpu_id = GPU_ID[g];
+        x->wg_dim = 1024;
+        x->grid_x = 2147483647u;
+        x->grid_yz = 65535;
+        x->name = is942 ? "gfx942" : "gfx950";
+        x->vendor = "AMD";
+        x->product = is942 ? "AMD Instinct MI300X" : "AMD Instinct MI350X";
+        x->model = "ip discovery";
+        x->heap_type = 1;
+        x->mem_width = 8192;
+        x->mem_clk = is942 ? 1300 : 2000;
+        x->mem_bytes = is942 ? 206141652992ull : 309220868096ull;
+        for (unsigned b = 0; b < 8; b++)
+            x->uuid[b] = (unsigned)((GPU_ID[g] * 2654435761u >> (b * 3)) & 0xff);
+    }
+}
+
+static void jw_agent(jw *j, const agent *a, const agent *all)
+{
+    static const char *CAPS[24] = {
+        "HotPluggable", "HSAMMUPresent", "SharedWithGraphics", "QueueSizePowerOfTwo", "QueueSize32bit",
+        "QueueIdleEvent", "VALimit", "WatchPointsSupported", "WatchPointsTotalBits", "DoorbellType",
+        "AQLQueueDoubleMap", "DebugTrapSupported", "WaveLaunchTrapOverrideSupported",
+        "WaveLaunchModeSupported", "PreciseMemoryOperationsSupported", "DEPRECATED_SRAM_EDCSupport",
+        "Mem_EDCSupport", "RASEventNotify", "ASICRevision", "SRAM_EDCSupport", "SVMAPISupported",
+        "CoherentHostAccess", "DebugSupportedFirmware", NULL};
+    static const unsigned GPU_CAPS[23] = {0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 0, 1, 1, 1, 1, 0, 1, 1, 0, 1, 0, 0, 1};
+    int gpu = a->type == 2;
+    jw_obj(j, NULL);
+    jw_u(j, "size", 312);
+    jw_handle(j, "id", a->handle);
+    jw_u(j, "type", (uint64_t)a->type);
+    jw_u(j, "cpu_cores_count", a->cpu_cores);
+    jw_u(j, "simd_count", a->simd_count);
+    jw_u(j, "mem_banks_count", 1);
+    jw_u(j, "caches_count", a->caches_count);
+    jw_u(j, "io_links_count", a->io_links_count);
+    jw_u(j, "cpu_core_id_base", a->cpu_core_id_base);
+    jw_u(j, "simd_id_base", a->simd_id_base);
+    jw_u(j, "max_waves_per_simd", a->max_waves_per_simd);
+    jw_u(j, "lds_size_in_kb", a->lds_kb);
+    jw_u(j, "gds_size_in_kb", 0);
+    jw_u(j, "num_gws", a->num_gws);
+    jw_u(j, "wave_front_size", a->wave_front);
+    jw_u(j, "num_xcc", a->num_xcc);
+    jw_u(j, "cu_count", a->cu_count);
+    jw_u(j, "array_count", a->array_count);
+    jw_u(j, "num_shader_banks", a->shader_banks);
+    jw_u(j, "simd_arrays_per_engine", a->arrays_per_engine);
+    jw_u(j, "cu_per_simd_array", a->cu_per_array);
+    jw_u(j, "simd_per_cu", a->simd_per_cu);
+    jw_u(j, "max_slots_scratch_cu", a->scratch_slots);
+    jw_u(j, "gfx_target_version", a->gfx_target);
+    jw_u(j, "vendor_id", a->vendor_id);
+    jw_u(j, "device_id", a->device_id);
+    jw_u(j, "location_id", a->location_id);
+    jw_u(j, "domain", 0);
+    jw_u(j, "drm_render_minor", a->drm_minor);
+    jw_u(j, "num_sdma_engines", a->sdma);
+    jw_u(j, "num_sdma_xgmi_engines", a->sdma_xgmi);
+    jw_u(j, "num_sdma_queues_per_engine", a->sdma_queues);
+    jw_u(j, "num_cp_queues", a->cp_queues);
+    jw_u(j, "max_engine_clk_ccompute", a->clk_c);
+    jw_u(j, "max_engine_clk_fcompute", a->clk_f);
+    jw_obj(j, "sdma_fw_version");
+    jw_u(j, "uCodeSDMA", a->sdma_fw);
+    jw_u(j, "uCodeRes", 0);
+    jw_end(j, '}');
+    jw_obj(j, "fw_version");
+    jw_u(j, "uCode", a->fw);
+    jw_u(j, "Major", 0);
+    jw_u(j, "Minor", 0);
+    jw_u(j, "Stepping", 0);
+    jw_end(j, '}');
+    jw_obj(j, "capability");
+    for (unsigned k = 0; CAPS[k]; k++)
+        jw_u(j, CAPS[k], gpu ? GPU_CAPS[k] : 0);
+    jw_end(j, '}');
+    jw_u(j, "cu_per_engine", a->cu_per_engine);
+    jw_u(j, "max_waves_per_cu", a->max_waves_per_cu);
+    jw_u(j, "family_id", a->family);
+    jw_u(j, "workgroup_max_size", a->wg_max);
+    jw_u(j, "grid_max_size", a->grid_max);
+    jw_u(j, "local_mem_size", 0);
+    jw_u(j, "hive_id", a->hive_id);
+    jw_u(j, "gpu_id", a->gpu_id);
+    jw_obj(j, "workgroup_max_dim");
+    jw_u(j, "x", a->wg_dim);
+    jw_u(j, "y", a->wg_dim);
+    jw_u(j, "z", a->wg_dim);
+    jw_end(j, '}');
+    jw_obj(j, "grid_max_dim");
+    jw_u(j, "x", a->grid_x);
+    jw_u(j, "y", a->grid_yz);
+    jw_u(j, "z", a->grid_yz);
+    jw_end(j, '}');
+    jw_s(j, "name", a->name);
+    jw_s(j, "vendor_name", a->vendor);
+    jw_s(j, "product_name", a->product);
+    jw_s(j, "model_name", a->model);
+    jw_u(j, "node_id", a->node);
+    jw_u(j, "logical_node_id", a->node);
+    jw_u(j, "logical_node_type_id", a->type_index);
+    jw_obj(j, "runtime_visibility");
+    jw_u(j, "hsa", 1);
+    jw_u(j, "hip", 1);
+    jw_u(j, "rccl", 1);
+    jw_u(j, "rocdecode", 1);
+    jw_end(j, '}');
+    jw_obj(j, "uuid");
+    jw_obj(j, "bytes");
+    for (unsigned b = 0; b < 16; b++) {
+        char k[16];
+        snprintf(k, sizeof k, "value%u", b);
+        jw_u(j, k, b < 8 ? a->uuid[b] : 0);
+    }
+    jw_end(j, '}');
+    jw_end(j, '}');
+    jw_arr(j, "mem_banks");
+    jw_obj(j, NULL);
+    jw_u(j, "heap_type", a->heap_type);
+    jw_obj(j, "flags");
+    jw_u(j, "HotPluggable", 0);
+    jw_u(j, "NonVolatile", 0);
+    jw_end(j, '}');
+    jw_u(j, "width", a->mem_width);
+    jw_u(j, "mem_clk_max", a->mem_clk);
+    jw_u(j, "size_in_bytes", a->mem_bytes);
+    jw_end(j, '}');
+    jw_end(j, ']');
+    jw_arr(j, "caches");
+    static const unsigned CACHE_SIZE[3] = {32, 4096, 262144}, CACHE_LINE[3] = {128, 128, 64};
+    for (unsigned k = 0; k < a->caches_count; k++) {
+        jw_obj(j, NULL);
+        jw_u(j, "processor_id_low", a->simd_id_base);
+        jw_u(j, "size", CACHE_SIZE[k]);
+        jw_u(j, "level", k + 1);
+        jw_u(j, "cache_line_size", CACHE_LINE[k]);
+        jw_u(j, "cache_lines_per_tag", 0);
+        jw_u(j, "association", 0);
+        jw_u(j, "latency", 0);
+        jw_obj(j, "type");
+        jw_u(j, "Data", 1);
+        jw_u(j, "Instruction", 0);
+        jw_u(j, "CPU", 0);
+        jw_u(j, "HSACU", 1);
+        jw_end(j, '}');
+        jw_end(j, '}');
+    }
+    jw_end(j, ']');
+    jw_arr(j, "io_links");
+    for (unsigned k = 0; k < NAGENTS; k++) {
+        const agent *to = &all[k];
+        int link_type, weight;
+        if (to == a)
+            continue;
+        if (gpu) {
+            if (to->type == 1 && to->node != 0)
+                continue;
+            link_type = to->type == 1 ? 2 : 11;
+            weight = to->type == 1 ? 20 : 15;
+        } else {
+            if (to->type == 2 && (to->node - 2) / 4 != a->node)
+                continue;
+            link_type = to->type == 1 ? 1 : 2;
+            weight = to->type == 1 ? 32 : 20;
+        }
+        jw_obj(j, NULL);
+        jw_u(j, "type", (uint64_t)link_type);
+        jw_u(j, "version_major", 0);
+        jw_u(j, "version_minor", 0);
+        jw_u(j, "node_from", a->node);
+        jw_u(j, "node_to", to->node);
+        jw_u(j, "weight", (uint64_t)weight);
+        jw_u(j, "min_latency", 0);
+        jw_u(j, "max_latency", 0);
+        jw_u(j, "min_bandwidth", gpu && to->type == 2 ? 64000 : 0);
+        jw_u(j, "max_bandwidth", gpu || to->type == 2 ? 64000 : 0);
+        jw_u(j, "recommended_transfer_size", 0);
+        jw_obj(j, "flags");
+        jw_u(j, "Override", gpu || to->type == 2);
+        jw_u(j, "NonCoherent", !gpu && to->type == 2);
+        jw_u(j, "NoAtomics32bit", 0);
+        jw_u(j, "NoAtomics64bit", 0);
+        jw_u(j, "NoPeerToPeerDMA", 0);
+        jw_end(j, '}');
+        jw_end(j, '}');
+    }
+    jw_end(j, ']');
+    jw_i(j, "gpu_index", a->gpu_index);
+    jw_end(j, '}');
+}
+
+static const char *AGENT_INFO_HEADER =
+    "\"Node_Id\",\"Logical_Node_Id\",\"Agent_Type\",\"Cpu_Cores_Count\",\"Simd_Count\",\"Cpu_Core_Id_Base\","
+    "\"Simd_Id_Base\",\"Max_Waves_Per_Simd\",\"Lds_Size_In_Kb\",\"Gds_Size_In_Kb\",\"Num_Gws\",\"Wave_Front_Size\","
+    "\"Num_Xcc\",\"Cu_Count\",\"Array_Count\",\"Num_Shader_Banks\",\"Simd_Arrays_Per_Engine\",\"Cu_Per_Simd_Array\","
+    "\"Simd_Per_Cu\",\"Max_Slots_Scratch_Cu\",\"Gfx_Target_Version\",\"Vendor_Id\",\"Device_Id\",\"Location_Id\","
+    "\"Domain\",\"Drm_Render_Minor\",\"Num_Sdma_Engines\",\"Num_Sdma_Xgmi_Engines\",\"Num_Sdma_Queues_Per_Engine\","
+    "\"Num_Cp_Queues\",\"Max_Engine_Clk_Ccompute\",\"Max_Engine_Clk_Fcompute\",\"Sdma_Fw_Version\",\"Fw_Version\","
+    "\"Capability\",\"Cu_Per_Engine\",\"Max_Waves_Per_Cu\",\"Family_Id\",\"Workgroup_Max_Size\",\"Grid_Max_Size\","
+    "\"Local_Mem_Size\",\"Hive_Id\",\"Gpu_Id\",\"Workgroup_Max_Dim_X\",\"Workgroup_Max_Dim_Y\",\"Workgroup_Max_Dim_Z\","
+    "\"Grid_Max_Dim_X\",\"Grid_Max_Dim_Y\",\"Grid_Max_Dim_Z\",\"Name\",\"Vendor_Name\",\"Product_Name\",\"Model_Name\"\n";
+
+static void write_agent_info(sy_out *o, const agent *a)
+{
+    o_puts(o, AGENT_INFO_HEADER);
+    for (unsigned i = 0; i < NAGENTS; i++) {
+        const agent *x = &a[i];
+        int gpu = x->type == 2;
+        o_printf(o, "%u,%u,", x->node, x->node);
+        o_cstr(o, gpu ? "GPU" : "CPU");
+        o_printf(o, ",%u,%u,%llu,%llu,%u,%u,0,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,0,%u,%u,%u,%u,%u,%u,%u,%u,%u,%llu,"
+                    "%u,%u,%u,%u,%llu,0,%llu,%u,%u,%u,%u,%u,%u,%u,",
+                 x->cpu_cores, x->simd_count, (unsigned long long)x->cpu_core_id_base,
+                 (unsigned long long)x->simd_id_base, x->max_waves_per_simd, x->lds_kb, x->num_gws,
+                 x->wave_front, x->num_xcc, x->cu_count, x->array_count, x->shader_banks,
+                 x->arrays_per_engine, x->cu_per_array, x->simd_per_cu, x->scratch_slots, x->gfx_target,
+                 x->vendor_id, x->device_id, x->location_id, x->drm_minor, x->sdma, x->sdma_xgmi,
+                 x->sdma_queues, x->cp_queues, x->clk_c, x->clk_f, x->sdma_fw, x->fw,
+                 (unsigned long long)(gpu ? x->capability : 0), x->cu_per_engine, x->max_waves_per_cu,
+                 x->family, x->wg_max, (unsigned long long)x->grid_max, (unsigned long long)x->hive_id,
+                 x->gpu_id, x->wg_dim, x->wg_dim, x->wg_dim, x->grid_x, x->grid_yz, x->grid_yz);
+        o_cstr(o, x->name);
+        o_putc(o, ',');
+        o_cstr(o, x->vendor);
+        o_putc(o, ',');
+        o_cstr(o, x->product);
+        o_putc(o, ',');
+        o_cstr(o, x->model);
+        o_putc(o, '\n');
+    }
+}
+
+/* ---- kernels and dispatches ---- */
+
+typedef struct kinfo {
+    unsigned id;
+    const char *name;           /* formatted name (CSV Kernel_Name) */
+    const char *symbol;         /* kernel_symbols[].kernel_name */
+    unsigned code_object, lds, scratch, vgpr, agpr, sgpr, wg;
+    uint64_t grid;
+    uint64_t kd_offset, entry_offset;   /* in the code object */
+    unsigned kernarg;
+} kinfo;
+
+enum { K_FILL = 0, K_COPY, K_SYNTH, K_ELEMENTWISE, K_COUNT };
+
+static void kernels_make(kinfo *k, synth_gfx gfx)
+{
+    memset(k, 0, K_COUNT * sizeof *k);
+    k[K_FILL] = (kinfo){1, "__amd_rocclr_fillBufferAligned", "__amd_rocclr_fillBufferAligned.kd", 1, 0, 0, 8, 0,
+                        32, 256, 8192, 0x1000, 0x1100, 80};
+    k[K_COPY] = (kinfo){2, "__amd_rocclr_copyBuffer", "__amd_rocclr_copyBuffer.kd", 1, 0, 0, 8, 0,
+                        32, 512, 512, 0x1040, 0x2100, 80};
+    /* gfx950 before rocm-systems PR #5862 reports half the allocation (§12.3) */
+    k[K_SYNTH] = (kinfo){KERNEL_ID, KERNEL_NAME, KERNEL_NAME ".kd", CODE_OBJECT_ID, 16384, 0,
+                         gfx == SYNTH_GFX942 ? 96 : 48, 0, 32, 256, 65536, 0x700, ENTRY_VADDR - 0x700, 32};
+    k[K_ELEMENTWISE] = (kinfo){4,
+                               "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                               "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)",
+                               NULL, 0, 0, 0, 16, 0, 32, 256, 262144, 0, 0, 0};
+}
+
+typedef struct dispatch {
+    uint64_t id, start, end;
+    unsigned kernel;            /* K_* */
+} dispatch;
+
+/* A run's dispatch sequence: kernels before the traced ones, then the
+ * kernel of interest (warm-up, traced, timed); timestamps in ns. */
+static size_t dispatches_make(dispatch *d, size_t cap, const unsigned *pattern, size_t npattern, uint64_t t0,
+                              uint64_t *rng, const uint64_t *traced, size_t ntraced)
+{
+    uint64_t t = t0;
+    size_t n = 0;
+    for (size_t i = 0; i < npattern && n < cap; i++) {
+        unsigned k = pattern[i];
+        uint64_t dur;
+        switch (k) {
+        case K_FILL: dur = 1900 + rnd_below(rng, 300); break;
+        case K_COPY: dur = 2900 + rnd_below(rng, 500); break;
+        case K_ELEMENTWISE: dur = 7000 + rnd_below(rng, 400); break;
+        default: dur = 23800 + rnd_below(rng, 1600); break;
+        }
+        uint64_t id = n + 1;
+        for (size_t q = 0; q < ntraced; q++)
+            if (traced[q] == id)
+                dur = dur * 5 / 4 + rnd_below(rng, 900);      /* thread-trace overhead */
+        t += 3000 + rnd_below(rng, 9000);
+        d[n].id = id;
+        d[n].kernel = k;
+        d[n].start = t;
+        d[n].end = t + dur;
+        t = d[n].end;
+        n++;
+    }
+    return n;
+}
+
+static void write_kernel_trace(sy_out *o, const dispatch *d, size_t n, const kinfo *k, unsigned agent_node,
+                               uint64_t thread)
+{
+    o_puts(o, "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\","
+              "\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\",\"LDS_Block_Size\","
+              "\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\",\"SGPR_Count\",\"Workgroup_Size_X\","
+              "\"Workgroup_Size_Y\",\"Workgroup_Size_Z\",\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n");
+    char agent_id[32];
+    snprintf(agent_id, sizeof agent_id, "Agent %u", agent_node);
+    for (size_t i = 0; i < n; i++) {
+        const kinfo *ki = &k[d[i].kernel];
+        o_cstr(o, "KERNEL_DISPATCH");
+        o_putc(o, ',');
+        o_cstr(o, agent_id);
+        o_printf(o, ",1,0,%llu,%llu,%u,", (unsigned long long)thread, (unsigned long long)d[i].id, ki->id);
+        o_cstr(o, ki->name);
+        o_printf(o, ",%llu,%llu,%llu,%u,%u,%u,%u,%u,%u,1,1,%llu,1,1\n", (unsigned long long)d[i].id,
+                 (unsigned long long)d[i].start, (unsigned long long)d[i].end, (ki->lds + 511) / 512 * 512,
+                 ki->scratch, ki->vgpr, ki->agpr, ki->sgpr, ki->wg, (unsigned long long)ki->grid);
+    }
+}
+
+/* Percentage as rocprofv3 prints it (§10.1): 2 decimals, 4 significant
+ * digits below 1. */
+static void fmt_pct(char *buf, size_t cap, double v)
+{
+    if (v >= 1.0)
+        snprintf(buf, cap, "%.2f", v);
+    else
+        snprintf(buf, cap, "%.4g", v);
+}
+
+static void fmt_stddev(char *buf, size_t cap, double v)
+{
+    if (v == 0.0)
+        snprintf(buf, cap, "%.8e", v);
+    else
+        snprintf(buf, cap, "%.6f", v);
+}
+
+typedef struct stat_row {
+    const char *name;
+    uint64_t calls, total, min, max;
+    double sumsq_dev;
+} stat_row;
+
+static void write_stats_row(sy_out *o, const stat_row *r, uint64_t grand)
+{
+    double avg = (double)r->total / (double)r->calls;
+    double sd = r->calls > 1 ? sqrt(r->sumsq_dev / (double)(r->calls - 1)) : 0.0;
+    char pct[32], sds[48];
+    fmt_pct(pct, sizeof pct, 100.0 * (double)r->total / (double)grand);
+    fmt_stddev(sds, sizeof sds, sd);
+    o_cstr(o, r->name);
+    o_printf(o, ",%llu,%llu,%.6f,%s,%llu,%llu,%s\n", (unsigned long long)r->calls, (unsigned long long)r->total,
+             avg, pct, (unsigned long long)r->min, (unsigned long long)r->max, sds);
+}
+
+static const char *STATS_HEADER =
+    "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n";
+
+/* kernel_stats.csv and domain_stats.csv (§10.4) from a kernel trace. */
+static void write_stats(sy_out *ks, sy_out *ds, const dispatch *d, size_t n, const kinfo *k)
+{
+    stat_row rows[K_COUNT];
+    memset(rows, 0, sizeof rows);
+    uint64_t grand = 0;
+    for (size_t i = 0; i < n; i++) {
+        stat_row *r = &rows[d[i].kernel];
+        uint64_t dur = d[i].end - d[i].start;
+        r->name = k[d[i].kernel].name;
+        if (!r->calls || dur < r->min) r->min = dur;
+        if (dur > r->max) r->max = dur;
+        r->calls++;
+        r->total += dur;
+        grand += dur;
+    }
+    for (size_t i = 0; i < n; i++) {
+        stat_row *r = &rows[d[i].kernel];
+        double dev = (double)(d[i].end - d[i].start) - (double)r->total / (double)r->calls;
+        r->sumsq_dev += dev * dev;
+    }
+    unsigned order[K_COUNT];
+    unsigned m = 0;
+    for (unsigned i = 0; i < K_COUNT; i++)
+        if (rows[i].calls)
+            order[m++] = i;
+    for (unsigned i = 1; i < m; i++)            /* by total descending, then name */
+        for (unsigned j = i; j > 0; j--) {
+            const stat_row *a = &rows[order[j - 1]], *b = &rows[order[j]];
+            if (a->total > b->total || (a->total == b->total && strcmp(a->name, b->name) <= 0))
+                break;
+            unsigned tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
+        }
+    o_puts(ks, STATS_HEADER);
+    for (unsigned i = 0; i < m; i++)
+        write_stats_row(ks, &rows[order[i]], grand);
+    if (ds) {
+        stat_row all = {"KERNEL_DISPATCH", 0, 0, 0, 0, 0.0};
+        for (size_t i = 0; i < n; i++) {
+            uint64_t dur = d[i].end - d[i].start;
+            if (!all.calls || dur < all.min) all.min = dur;
+            if (dur > all.max) all.max = dur;
+            all.calls++;
+            all.total += dur;
+        }
+        for (size_t i = 0; i < n; i++) {
+            double dev = (double)(d[i].end - d[i].start) - (double)all.total / (double)all.calls;
+            all.sumsq_dev += dev * dev;
+        }
+        o_puts(ds, STATS_HEADER);
+        write_stats_row(ds, &all, all.total);
+    }
+}
+
+/* ---- results.json ---- */
+
+typedef struct run_info {
+    uint64_t agent;             /* H: handle of the first GPU */
+    uint64_t pid;
+    uint64_t traced[2];
+    size_t ntraced;
+    const dispatch *d;
+    size_t nd;
+    uint64_t load_base;         /* code object 2 */
+    const char *output_path;
+    synth_gfx gfx;
+} run_info;
+
+static void jw_str_list(jw *j, const char *key, const char *const *v, size_t n)
+{
+    jw_arr(j, key);
+    for (size_t i = 0; i < n; i++)
+        jw_s(j, NULL, v[i]);
+    jw_end(j, ']');
+}
+
+static void jw_kinds(jw *j, const char *key, const char *const *kinds, size_t n)
+{
+    static const char *const DISPATCH_OPS[3] = {"KERNEL_DISPATCH_NONE", "KERNEL_DISPATCH_ENQUEUE",
+                                                "KERNEL_DISPATCH_COMPLETE"};
+    jw_arr(j, key);
+    for (size_t i = 0; i < n; i++) {
+        jw_obj(j, NULL);
+        jw_s(j, "kind", kinds[i]);
+        if (strcmp(kinds[i], "KERNEL_DISPATCH") == 0)
+            jw_str_list(j, "operations", DISPATCH_OPS, 3);
+        else
+            jw_str_list(j, "operations", NULL, 0);
+        jw_end(j, '}');
+    }
+    jw_end(j, ']');
+}
+
+static void write_results(sy_out *o, const run_info *ri, const agent *agents, const kinfo *k)
+{
+    static const char *const CB_KINDS[] = {
+        "NONE", "HSA_CORE_API", "HSA_AMD_EXT_API", "HSA_IMAGE_EXT_API", "HSA_FINALIZE_EXT_API",
+        "HIP_RUNTIME_API", "HIP_COMPILER_API", "MARKER_CORE_API", "MARKER_CONTROL_API", "MARKER_NAME_API",
+        "CODE_OBJECT", "SCRATCH_MEMORY", "KERNEL_DISPATCH", "MEMORY_COPY", "RCCL_API", "OMPT",
+        "MEMORY_ALLOCATION", "RUNTIME_INITIALIZATION", "ROCDECODE_API", "ROCJPEG_API", "HIP_STREAM",
+        "MARKER_CORE_RANGE_API"};
+    static const char *const BUF_KINDS[] = {
+        "NONE", "HSA_CORE_API", "HSA_AMD_EXT_API", "HSA_IMAGE_EXT_API", "HSA_FINALIZE_EXT_API",
+        "HIP_RUNTIME_API", "HIP_COMPILER_API", "MARKER_CORE_API", "MARKER_CONTROL_API", "MARKER_NAME_API",
+        "MEMORY_COPY", "KERNEL_DISPATCH", "SCRATCH_MEMORY", "CORRELATION_ID_RETIREMENT", "RCCL_API", "OMPT",
+        "MEMORY_ALLOCATION", "RUNTIME_INITIALIZATION", "ROCDECODE_API", "ROCJPEG_API", "HIP_STREAM",
+        "HIP_RUNTIME_API_EXT", "HIP_COMPILER_API_EXT", "ROCDECODE_API_EXT", "KFD_EVENT_PAGE_MIGRATE",
+        "KFD_EVENT_PAGE_FAULT", "KFD_EVENT_QUEUE", "KFD_EVENT_UNMAP_FROM_GPU", "KFD_EVENT_DROPPED_EVENTS",
+        "KFD_PAGE_MIGRATE", "KFD_PAGE_FAULT", "KFD_QUEUE", "MARKER_CORE_RANGE_API"};
+    static const char *const BUF_RECORDS[] = {
+        "hip_api", "hsa_api", "marker_api", "rccl_api", "memory_copy", "memory_allocation",
+        "scratch_memory", "rocdecode_api", "rocjpeg_api", "pc_sample_host_trap", "pc_sample_stochastic"};
+    const char *gfx = synth_gfx_name(ri->gfx);
+    jw j;
+    memset(&j, 0, sizeof j);
+    j.o = o;
+    j.first[0] = 1;
+    jw_obj(&j, NULL);
+    jw_arr(&j, "rocprofiler-sdk-tool");
+    jw_obj(&j, NULL);
+
+    jw_obj(&j, "metadata");
+    jw_obj(&j, "node");
+    jw_u(&j, "id", 0);
+    jw_u(&j, "hash", 0);
+    jw_s(&j, "machine_id", "5e7f1c2a9b3d4e6f8a0b1c2d3e4f5a6b");
+    jw_s(&j, "system_name", "Linux");
+    jw_s(&j, "hostname", "synth-node");
+    jw_s(&j, "release", "6.8.0-71-generic");
+    jw_s(&j, "version", "#71-Ubuntu SMP PREEMPT_DYNAMIC Tue Jul 22 16:52:38 UTC 2025");
+    jw_s(&j, "hardware_name", "x86_64");
+    jw_s(&j, "domain_name", "(none)");
+    jw_end(&j, '}');
+    jw_u(&j, "pid", ri->pid);
+    uint64_t first = ri->nd ? ri->d[0].start : 0, last = ri->nd ? ri->d[ri->nd - 1].end : 0;
+    jw_u(&j, "init_time", first - 3500000000ull);
+    jw_u(&j, "fini_time", last + 180000000ull);
+    static const char *const CMD[] = {"python", "synth_kernel_test.py", "--iters", "9"};
+    jw_str_list(&j, "command", CMD, 4);
+    jw_obj(&j, "config");
+    jw_s(&j, "output_path", ri->output_path);
+    jw_s(&j, "output_file", "out");
+    jw_s(&j, "tmp_directory", "/synth");
+    jw_s(&j, "raw_output_path", ri->output_path);
+    jw_s(&j, "raw_output_file", "out");
+    jw_s(&j, "raw_tmp_directory", "%cwd%");
+    jw_u(&j, "perfetto_shmem_size_hint", 64);
+    jw_u(&j, "perfetto_buffer_size", 1048576);
+    jw_s(&j, "perfetto_buffer_fill_policy", "discard");
+    jw_s(&j, "perfetto_backend", "inprocess");
+    jw_b(&j, "summary", 0);
+    jw_b(&j, "summary_per_domain", 0);
+    jw_str_list(&j, "summary_groups", NULL, 0);
+    jw_s(&j, "summary_unit", "nsec");
+    jw_s(&j, "summary_file", "stderr");
+    jw_b(&j, "csv_output", 1);
+    jw_b(&j, "json_output", 1);
+    jw_b(&j, "pftrace_output", 0);
+    jw_b(&j, "otf2_output", 0);
+    jw_b(&j, "summary_output", 0);
+    jw_b(&j, "rocpd_output", 0);
+    jw_b(&j, "kernel_rename", 0);
+    jw_b(&j, "group_by_queue", 0);
+    jw_end(&j, '}');
+    jw_end(&j, '}');
+
+    jw_arr(&j, "agents");
+    for (unsigned i = 0; i < NAGENTS; i++)
+        jw_agent(&j, &agents[i], agents);
+    jw_end(&j, ']');
+    jw_arr(&j, "counters");
+    jw_end(&j, ']');
+
+    jw_obj(&j, "strings");
+    jw_kinds(&j, "callback_records", CB_KINDS, sizeof CB_KINDS / sizeof CB_KINDS[0]);
+    jw_kinds(&j, "buffer_records", BUF_KINDS, sizeof BUF_KINDS / sizeof BUF_KINDS[0]);
+    jw_arr(&j, "marker_api");
+    jw_end(&j, ']');
+    jw_obj(&j, "correlation_id");
+    jw_arr(&j, "external");
+    jw_end(&j, ']');
+    jw_end(&j, '}');
+    jw_obj(&j, "counters");
+    jw_arr(&j, "dimension_ids");
+    jw_end(&j, ']');
+    jw_end(&j, '}');
+    jw_arr(&j, "pc_sample_instructions");
+    jw_end(&j, ']');
+    jw_arr(&j, "pc_sample_comments");
+    jw_end(&j, ']');
+    jw_arr(&j, "att_filenames");
+    for (size_t q = 0; q < ri->ntraced; q++)
+        for (unsigned se = 0; se < 4; se++) {
+            char name[96];
+            snprintf(name, sizeof name, "out_%llu_shader_engine_%u_%llu.att", (unsigned long long)ri->agent, se,
+                     (unsigned long long)ri->traced[q]);
+            jw_s(&j, NULL, name);
+        }
+    jw_end(&j, ']');
+    jw_arr(&j, "code_object_snapshot_filenames");
+    jw_s(&j, NULL, "");
+    for (unsigned c = 1; c <= 2; c++) {
+        char name[64];
+        snprintf(name, sizeof name, "out_%s_code_object_id_%u.out", gfx, c);
+        jw_s(&j, NULL, name);
+    }
+    jw_end(&j, ']');
+    jw_end(&j, '}');
+
+    /* code objects: 0 placeholder, 1 runtime blit kernels, 2 the synthetic kernel */
+    uint64_t base[3] = {0, ri->load_base + 0x5c000, ri->load_base};
+    uint64_t size[3] = {0, 176360, 24576};
+    jw_arr(&j, "code_objects");
+    for (unsigned c = 0; c <= 2; c++) {
+        jw_obj(&j, NULL);
+        jw_u(&j, "size", c ? 88 : 0);
+        jw_u(&j, "code_object_id", c);
+        jw_handle(&j, "agent_id", c ? ri->agent : 0);
+        char uri[128] = "";
+        if (c)
+            snprintf(uri, sizeof uri, "memory://%llu#offset=0x%llx&size=%llu", (unsigned long long)ri->pid,
+                     (unsigned long long)(0x619b7d8c3730ull + 0x40000ull * c), (unsigned long long)size[c]);
+        jw_s(&j, "uri", uri);
+        jw_u(&j, "load_base", base[c]);
+        jw_u(&j, "load_size", c ? size[c] - 1024 : 0);
+        jw_u(&j, "load_delta", base[c]);
+        jw_u(&j, "storage_type", c ? 2 : 0);
+        if (c) {
+            jw_u(&j, "memory_base", 107320454166320ull + 0x40000ull * c);
+            jw_u(&j, "memory_size", size[c]);
+        }
+        jw_end(&j, '}');
+    }
+    jw_end(&j, ']');
+
+    /* kernel symbols: 0 placeholder, then fill, copy, synth (ids 1..3) */
+    jw_arr(&j, "kernel_symbols");
+    for (unsigned s = 0; s <= 3; s++) {
+        const kinfo *ki = s == 0 ? NULL : &k[s == 1 ? K_FILL : s == 2 ? K_COPY : K_SYNTH];
+        jw_obj(&j, NULL);
+        jw_u(&j, "size", ki ? 88 : 0);
+        jw_u(&j, "kernel_id", ki ? ki->id : 0);
+        jw_u(&j, "code_object_id", ki ? ki->code_object : 0);
+        jw_s(&j, "kernel_name", ki ? ki->symbol : "");
+        uint64_t kobj = ki ? base[ki->code_object] + ki->kd_offset : 0;
+        jw_u(&j, "kernel_object", kobj);
+        jw_u(&j, "kernarg_segment_size", ki ? ki->kernarg : 0);
+        jw_u(&j, "kernarg_segment_alignment", ki ? 16 : 0);
+        jw_u(&j, "group_segment_size", ki ? ki->lds : 0);
+        jw_u(&j, "private_segment_size", 0);
+        jw_u(&j, "sgpr_count", ki ? ki->sgpr : 0);
+        jw_u(&j, "arch_vgpr_count", ki ? ki->vgpr : 0);
+        jw_u(&j, "accum_vgpr_count", ki ? ki->agpr : 0);
+        jw_u(&j, "kernel_code_entry_byte_offset", ki ? ki->entry_offset : 0);
+        jw_handle(&j, "kernel_address", ki ? kobj + ki->entry_offset : 0);
+        jw_s(&j, "formatted_kernel_name", ki ? ki->name : "0");
+        jw_s(&j, "demangled_kernel_name", ki ? ki->symbol : "0");
+        jw_s(&j, "truncated_kernel_name", ki ? ki->symbol : "0");
+        jw_end(&j, '}');
+    }
+    jw_end(&j, ']');
+
+    jw_arr(&j, "host_functions");
+    jw_obj(&j, NULL);
+    jw_u(&j, "size", 0);
+    jw_u(&j, "host_function_id", 0);
+    jw_u(&j, "kernel_id", 0);
+    jw_u(&j, "code_object_id", 0);
+    jw_handle(&j, "host_function", 0);
+    jw_handle(&j, "modules", 0);
+    jw_s(&j, "device_function", "");
+    jw_u(&j, "thread_limit", 0);
+    static const char *const DIMS[4] = {"thread_ids", "block_ids", "block_dims", "grid_dims"};
+    for (unsigned q = 0; q < 4; q++) {
+        jw_obj(&j, DIMS[q]);
+        jw_u(&j, "x", 0);
+        jw_u(&j, "y", 0);
+        jw_u(&j, "z", 0);
+        jw_end(&j, '}');
+    }
+    jw_u(&j, "workgroup_size", 0);
+    jw_s(&j, "formatted_host_function_name", "");
+    jw_s(&j, "demangled_host_function_name", "");
+    jw_s(&j, "truncated_host_function_name", "");
+    jw_end(&j, '}');
+    jw_end(&j, ']');
+    jw_arr(&j, "summary");
+    jw_end(&j, ']');
+    jw_obj(&j, "callback_records");
+    jw_arr(&j, "counter_collection");
+    jw_end(&j, ']');
+    jw_end(&j, '}');
+
+    jw_obj(&j, "buffer_records");
+    jw_arr(&j, "kernel_dispatch");
+    for (size_t i = 0; i < ri->nd; i++) {
+        const dispatch *d = &ri->d[i];
+        const kinfo *ki = &k[d->kernel];
+        jw_obj(&j, NULL);
+        jw_u(&j, "size", 104);
+        jw_u(&j, "kind", 11);
+        jw_u(&j, "operation", 2);
+        jw_u(&j, "thread_id", ri->pid);
+        jw_obj(&j, "correlation_id");
+        jw_u(&j, "internal", d->id);
+        jw_u(&j, "external", 0);
+        jw_u(&j, "ancestor", 0);
+        jw_end(&j, '}');
+        jw_u(&j, "start_timestamp", d->start);
+        jw_u(&j, "end_timestamp", d->end);
+        jw_obj(&j, "dispatch_info");
+        jw_u(&j, "size", 88);
+        jw_handle(&j, "agent_id", ri->agent);
+        jw_handle(&j, "queue_id", 1);
+        jw_u(&j, "kernel_id", ki->id);
+        jw_u(&j, "dispatch_id", d->id);
+        jw_u(&j, "private_segment_size", ki->scratch);
+        jw_u(&j, "group_segment_size", ki->lds);
+        jw_obj(&j, "workgroup_size");
+        jw_u(&j, "x", ki->wg);
+        jw_u(&j, "y", 1);
+        jw_u(&j, "z", 1);
+        jw_end(&j, '}');
+        jw_obj(&j, "grid_size");
+        jw_u(&j, "x", ki->grid);
+        jw_u(&j, "y", 1);
+        jw_u(&j, "z", 1);
+        jw_end(&j, '}');
+        jw_end(&j, '}');
+        jw_end(&j, '}');
+    }
+    jw_end(&j, ']');
+    for (size_t q = 0; q < sizeof BUF_RECORDS / sizeof BUF_RECORDS[0]; q++) {
+        jw_arr(&j, BUF_RECORDS[q]);
+        jw_end(&j, ']');
+    }
+    jw_end(&j, '}');
+
+    jw_end(&j, '}');
+    jw_end(&j, ']');
+    jw_end(&j, '}');
+}
+
+/* ======================================================================
+ * Layouts
+ * ====================================================================== */
+
+typedef struct run_const {
+    uint64_t agent, dispatch, pid, stream, rc0, t0, load_base;
+} run_const;
+
+/* The small run (also the capture and run layouts) and the big run. */
+static const run_const RUN_SMALL = {24601, 14, 51234, 1, 201234560004217ull, 2011851578225778ull, 0x7f3a52e00000ull};
+static const run_const RUN_BIG = {40963, 38, 61234, 2, 201298760008331ull, 2011862290113454ull, 0x7f3a61400000ull};
+#define DISCOVER_T0 2011840011223344ull
+#define MAX_DISPATCHES 64u
+
+const char *synth_gfx_name(synth_gfx g) { return g == SYNTH_GFX942 ? "gfx942" : "gfx950"; }
+
+const char *synth_layout_name(synth_layout l)
+{
+    return l == SYNTH_LAYOUT_EXAMPLE ? "example" : l == SYNTH_LAYOUT_RUN ? "run" : "capture";
+}
+
+void synth_opts_default(synth_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->layout = SYNTH_LAYOUT_CAPTURE;
+    o->gfx = SYNTH_GFX950;
+    o->seed = 0;
+    o->waves = 8;
+    o->iterations = 3;
+}
+
+static uint64_t wave_bytes(const capture *c)
+{
+    sy_out *o = calloc(1, sizeof *o);
+    if (!o)
+        return 0;
+    o->fd = -1;
+    for (unsigned i = 0; i < c->nwaves; i++)
+        write_wave(c, &c->w[i], o);
+    uint64_t total = o->total;
+    free(o);
+    return total;
+}
+
+/* Iterations that make the capture's wave files total about size_mb MiB. */
+static int iterations_for_size(const synth_opts *o, const run_const *rc, unsigned waves, unsigned *iterations,
+                               kr_err *err)
+{
+    program p;
+    program_build(&p, o->gfx);
+    uint64_t b[2];
+    for (unsigned k = 0; k < 2; k++) {
+        capture_ext x;
+        cap_params cp = {"", rc->agent, rc->dispatch, waves, k + 1, rc->stream, rc->rc0};
+        int r = cap_init(&x, &p, o, &cp, err);
+        if (r) {
+            cap_free(&x);
+            return r;
+        }
+        b[k] = wave_bytes(&x.c);
+        cap_free(&x);
+    }
+    uint64_t per_iter = b[1] > b[0] ? b[1] - b[0] : 1;
+    uint64_t base = b[0] > per_iter ? b[0] - per_iter : 0;
+    uint64_t target = (uint64_t)o->size_mb << 20;
+    uint64_t it = target > base ? (target - base) / per_iter : 1;
+    if (it < 1)
+        it = 1;
+    if (it > SYNTH_MAX_ITERATIONS)
+        it = SYNTH_MAX_ITERATIONS;
+    *iterations = (unsigned)it;
+    return 0;
+}
+
+static void info_fill(synth_capture_info *ci, const char *label, const run_const *rc, unsigned waves,
+                      unsigned iterations)
+{
+    memset(ci, 0, sizeof *ci);
+    snprintf(ci->label, sizeof ci->label, "%s", label);
+    snprintf(ci->folder, sizeof ci->folder, "ui_output_agent_%llu_dispatch_%llu", (unsigned long long)rc->agent,
+             (unsigned long long)rc->dispatch);
+    ci->agent = rc->agent;
+    ci->dispatch = rc->dispatch;
+    ci->waves = waves;
+    ci->iterations = iterations;
+    ci->records = (uint64_t)waves * (29 + 14 * (uint64_t)iterations);
+}
+
+int synth_plan_make(const synth_opts *o, synth_plan *plan, kr_err *err)
+{
+    memset(plan, 0, sizeof *plan);
+    if (o->layout != SYNTH_LAYOUT_CAPTURE && o->layout != SYNTH_LAYOUT_EXAMPLE && o->layout != SYNTH_LAYOUT_RUN)
+        return kr_err_set(err, KR_USAGE, NULL, NULL, "unknown layout");
+    if (o->gfx != SYNTH_GFX950 && o->gfx != SYNTH_GFX942)
+        return kr_err_set(err, KR_USAGE, NULL, NULL, "unknown target");
+    if (o->waves < 1 || o->waves > SYNTH_MAX_WAVES)
+        return kr_err_set(err, KR_USAGE, NULL, NULL, "--waves must be 1..%u, got %u", SYNTH_MAX_WAVES, o->waves);
+    if (o->iterations < 1 || o->iterations > SYNTH_MAX_ITERATIONS)
+        return kr_err_set(err, KR_USAGE, NULL, NULL, "--iterations must be 1..%u, got %u", SYNTH_MAX_ITERATIONS,
+                          o->iterations);
+    if (o->size_mb > SYNTH_MAX_SIZE_MB)
+        return kr_err_set(err, KR_USAGE, NULL, NULL, "--size-mb must be at most %u, got %u", SYNTH_MAX_SIZE_MB,
+                          o->size_mb);
+    if (o->layout == SYNTH_LAYOUT_EXAMPLE) {
+        unsigned big_waves = 4 * o->waves < SYNTH_MAX_WAVES ? 4 * o->waves : SYNTH_MAX_WAVES;
+        unsigned big_it = 2 * o->iterations < SYNTH_MAX_ITERATIONS ? 2 * o->iterations : SYNTH_MAX_ITERATIONS;
+        if (o->size_mb) {
+            int r = iterations_for_size(o, &RUN_BIG, big_waves, &big_it, err);
+            if (r)
+                return r;
+        }
+        plan->ncaptures = 2;
+        info_fill(&plan->cap[0], "small", &RUN_SMALL, o->waves, o->iterations);
+        info_fill(&plan->cap[1], "big", &RUN_BIG, big_waves, big_it);
+        return 0;
+    }
+    unsigned it = o->iterations;
+    if (o->size_mb) {
+        int r = iterations_for_size(o, &RUN_SMALL, o->waves, &it, err);
+        if (r)
+            return r;
+    }
+    plan->ncaptures = 1;
+    info_fill(&plan->cap[0], "", &RUN_SMALL, o->waves, it);
+    return 0;
+}
+
+static int build_and_write(const synth_opts *o, const program *p, const synth_capture_info *ci,
+                           const run_const *rc, tx *t, const char *parent)
+{
+    capture_ext x;
+    cap_params cp = {ci->label, ci->agent, ci->dispatch, ci->waves, ci->iterations, rc->stream, rc->rc0};
+    int r = cap_init(&x, p, o, &cp, t->err);
+    if (r) {
+        t->failed = 1;
+        cap_free(&x);
+        return r;
+    }
+    r = cap_write(&x, t, parent);
+    cap_free(&x);
+    return r;
+}
+
+/* One ATT run's results.json, kernel trace and agent table. */
+typedef struct run_files {
+    const char *results, *kernel_trace, *agent_info;   /* NULL: not written */
+} run_files;
+
+static int write_run_side(const synth_opts *o, const run_const *rc, tx *t, const char *dir, const run_files *names,
+                          const char *output_path)
+{
+    agent agents[NAGENTS];
+    kinfo k[K_COUNT];
+    agents_make(agents, rc->agent, o->gfx);
+    kernels_make(k, o->gfx);
+    unsigned pattern[MAX_DISPATCHES];
+    size_t np = 0;
+    pattern[np++] = K_FILL;
+    pattern[np++] = K_FILL;
+    pattern[np++] = K_COPY;
+    while (np < rc->dispatch + 2 && np < MAX_DISPATCHES)
+        pattern[np++] = K_SYNTH;
+    uint64_t rng = o->seed * 0x9e3779b97f4a7c15ull + 1000 + rc->stream;
+    run_info ri;
+    memset(&ri, 0, sizeof ri);
+    ri.traced[0] = rc->dispatch;
+    ri.traced[1] = rc->dispatch - 2;
+    ri.ntraced = 2;
+    dispatch d[MAX_DISPATCHES];
+    ri.nd = dispatches_make(d, MAX_DISPATCHES, pattern, np, rc->t0, &rng, ri.traced, ri.ntraced);
+    ri.d = d;
+    ri.agent = rc->agent;
+    ri.pid = rc->pid;
+    ri.load_base = rc->load_base;
+    ri.output_path = output_path;
+    ri.gfx = o->gfx;
+    sy_out *out;
+    if (names->results) {
+        if (!(out = tx_open(t, dir, names->results)))
+            return KR_OUTPUT;
+        write_results(out, &ri, agents, k);
+        if (tx_close(t, out))
+            return KR_OUTPUT;
+    }
+    if (names->kernel_trace) {
+        if (!(out = tx_open(t, dir, names->kernel_trace)))
+            return KR_OUTPUT;
+        write_kernel_trace(out, d, ri.nd, k, 2, ri.pid);
+        if (tx_close(t, out))
+            return KR_OUTPUT;
+    }
+    if (names->agent_info) {
+        if (!(out = tx_open(t, dir, names->agent_info)))
+            return KR_OUTPUT;
+        write_agent_info(out, agents);
+        if (tx_close(t, out))
+            return KR_OUTPUT;
+    }
+    return 0;
+}
+
+/* The separate `--stats --kernel-trace` discovery run of an example (§11.1). */
+static int write_discovery(const synth_opts *o, tx *t, const char *dir)
+{
+    agent agents[NAGENTS];
+    kinfo k[K_COUNT];
+    agents_make(agents, 7 + 2, o->gfx);
+    kernels_make(k, o->gfx);
+    static const unsigned PATTERN[12] = {K_FILL, K_ELEMENTWISE, K_COPY, K_SYNTH, K_SYNTH, K_SYNTH,
+                                         K_SYNTH, K_SYNTH, K_SYNTH, K_SYNTH, K_SYNTH, K_SYNTH};
+    uint64_t rng = o->seed * 0x9e3779b97f4a7c15ull + 3000;
+    dispatch d[12];
+    size_t nd = dispatches_make(d, 12, PATTERN, 12, DISCOVER_T0, &rng, NULL, 0);
+    sy_out *a = tx_open(t, dir, "discover_kernel_trace.csv");
+    if (!a)
+        return KR_OUTPUT;
+    write_kernel_trace(a, d, nd, k, 2, 48211);
+    if (tx_close(t, a))
+        return KR_OUTPUT;
+    sy_out *ks = tx_open(t, dir, "discover_kernel_stats.csv");
+    sy_out *ds = tx_open(t, dir, "discover_domain_stats.csv");
+    if (!ks || !ds) {
+        tx_close(t, ks);
+        tx_close(t, ds);
+        return KR_OUTPUT;
+    }
+    write_stats(ks, ds, d, nd, k);
+    int r1 = tx_close(t, ks), r2 = tx_close(t, ds);
+    if (r1 || r2)
+        return KR_OUTPUT;
+    if (!(a = tx_open(t, dir, "discover_agent_info.csv")))
+        return KR_OUTPUT;
+    write_agent_info(a, agents);
+    return tx_close(t, a);
+}
+
+static int write_example_readme(const synth_opts *o, const synth_plan *plan, tx *t, const char *dir)
+{
+    sy_out *out = tx_open(t, dir, "README.md");
+    if (!out)
+        return KR_OUTPUT;
+    const synth_capture_info *s = &plan->cap[0], *b = &plan->cap[1];
+    const char *gfx = synth_gfx_name(o->gfx);
+    o_printf(out, "# " KERNEL_NAME " (synthetic, %s)\n\n", gfx);
+    o_puts(out, "A synthetic example folder in the hub layout, written by `kreport synth`. Every\n"
+                "file has the shape rocprofv3 writes; every number is known by construction\n"
+                "(the construction is described at the top of `cli/synth.c` in the kreport\n"
+                "sources). Nothing here was measured on a GPU.\n\n");
+    o_printf(out, "Regenerate (byte for byte): `kreport synth <dir> --layout example --gfx %s --seed %llu "
+                  "--waves %u --iterations %u",
+             gfx, (unsigned long long)o->seed, o->waves, o->iterations);
+    if (o->size_mb)
+        o_printf(out, " --size-mb %u", o->size_mb);
+    o_puts(out, "`\n\n## Files\n\n| path | content |\n|---|---|\n");
+    o_printf(out, "| `att_viewer/small/%s/` | ATT capture: %u waves, %u loop iterations, %llu records |\n",
+             s->folder, s->waves, s->iterations, (unsigned long long)s->records);
+    o_printf(out, "| `att_viewer/big/%s/` | ATT capture: %u waves, %u loop iterations, %llu records |\n",
+             b->folder, b->waves, b->iterations, (unsigned long long)b->records);
+    o_printf(out, "| `compute_viewer/small_results.json` | rocprofv3 results.json of the small run (agent %llu) |\n",
+             (unsigned long long)s->agent);
+    o_printf(out, "| `compute_viewer/big_results.json` | rocprofv3 results.json of the big run (agent %llu) |\n",
+             (unsigned long long)b->agent);
+    o_puts(out, "| `compute_viewer/small_agent_info.csv`, `big_agent_info.csv` | agent tables of the two runs |\n"
+                "| `compute_viewer/discover_kernel_trace.csv` | kernel trace of a separate discovery run |\n"
+                "| `compute_viewer/discover_kernel_stats.csv`, `discover_domain_stats.csv` | its statistics |\n"
+                "| `compute_viewer/discover_agent_info.csv` | its agent table |\n\n");
+    o_puts(out, "## Dispatch naming\n\n"
+                "Capture folders are named `ui_output_agent_<H>_dispatch_<D>`: `<H>` is the\n"
+                "rocprofiler agent handle of the GPU (not a process id; it joins the capture to\n"
+                "`agents[].id.handle` in the run's results.json) and `<D>` the process-wide\n"
+                "dispatch id.\n");
+    return tx_close(t, out);
+}
+
+static int dir_state(const char *dir, int *exists, int *empty)
+{
+    struct stat st;
+    *exists = *empty = 0;
+    if (stat(dir, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode))
+        return -2;
+    *exists = 1;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    *empty = 1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            *empty = 0;
+            break;
+        }
+    closedir(d);
+    return 0;
+}
+
+/* Creates dir and its missing parents, each recorded for cleanup. */
+static int tx_mkdir_p(tx *t, const char *dir)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/')
+        tmp[--n] = '\0';
+    for (size_t i = 1; i <= n; i++) {
+        if (tmp[i] == '/' || tmp[i] == '\0') {
+            char c = tmp[i];
+            tmp[i] = '\0';
+            if (tx_mkdir(t, tmp))
+                return KR_OUTPUT;
+            tmp[i] = c;
+        }
+    }
+    return 0;
+}
+
+int synth_write(const synth_opts *o, const char *dir, kr_err *err)
+{
+    kr_err_clear(err);
+    synth_plan plan;
+    int r = synth_plan_make(o, &plan, err);
+    if (r)
+        return r;
+    int exists, empty;
+    int ds = dir_state(dir, &exists, &empty);
+    if (ds == -2)
+        return kr_err_set(err, KR_OUTPUT, dir, NULL, "exists and is not a directory");
+    if (ds < 0)
+        return kr_err_set(err, KR_OUTPUT, dir, NULL, "cannot read: %s", strerror(errno));
+    if (exists && !empty && !o->force)
+        return kr_err_set(err, KR_OUTPUT, dir, NULL, "exists and is not empty; use --force to write into it");
+    tx t;
+    memset(&t, 0, sizeof t);
+    t.err = err;
+    program p;
+    program_build(&p, o->gfx);
+    char path[4096];
+    if (tx_mkdir_p(&t, dir))
+        goto done;
+    if (o->layout == SYNTH_LAYOUT_CAPTURE) {
+        build_and_write(o, &p, &plan.cap[0], &RUN_SMALL, &t, dir);
+    } else if (o->layout == SYNTH_LAYOUT_RUN) {
+        if (build_and_write(o, &p, &plan.cap[0], &RUN_SMALL, &t, dir))
+            goto done;
+        if (shell_write(&t, dir, RUN_SMALL.agent, RUN_SMALL.dispatch - 2, RUN_SMALL.rc0 - 40000))
+            goto done;
+        run_files names = {"out_results.json", "out_kernel_trace.csv", "out_agent_info.csv"};
+        write_run_side(o, &RUN_SMALL, &t, dir, &names, "/synth/prof/att");
+    } else {
+        if (write_example_readme(o, &plan, &t, dir))
+            goto done;
+        snprintf(path, sizeof path, "%s/att_viewer", dir);
+        if (tx_mkdir(&t, path))
+            goto done;
+        const run_const *rcs[2] = {&RUN_SMALL, &RUN_BIG};
+        for (unsigned i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/att_viewer/%s", dir, plan.cap[i].label);
+            if (tx_mkdir(&t, path) || build_and_write(o, &p, &plan.cap[i], rcs[i], &t, path))
+                goto done;
+        }
+        snprintf(path, sizeof path, "%s/compute_viewer", dir);
+        if (tx_mkdir(&t, path))
+            goto done;
+        run_files small = {"small_results.json", NULL, "small_agent_info.csv"};
+        run_files big = {"big_results.json", NULL, "big_agent_info.csv"};
+        if (write_run_side(o, &RUN_SMALL, &t, path, &small, "/synth/prof/att_small") ||
+            write_run_side(o, &RUN_BIG, &t, path, &big, "/synth/prof/att_big"))
+            goto done;
+        write_discovery(o, &t, path);
+    }
+done:
+    if (!t.failed)
+        tx_commit(&t);
+    int failed = t.failed;
+    tx_free(&t, !failed);
+    if (failed && !err->code)
+        kr_err_set(err, KR_OUTPUT, dir, NULL, "writing failed");
+    return failed ? err->code : 0;
+}

@@ -1,6 +1,7 @@
 /* doc.c — see doc.h. */
 #include "report/doc.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,8 +267,12 @@ const char *rep_md_escape(rep_doc *d, const char *text)
 {
     kr_buf b;
     kr_buf_init(&b);
-    for (const char *s = text ? text : ""; *s; s++) {
-        if (strchr("\\`*_[]<>|#", *s)) {
+    const char *start = text ? text : "";
+    for (const char *s = start; *s; s++) {
+        /* An underscore inside a word never starts emphasis in GFM. */
+        int intraword = *s == '_' && s > start && isalnum((unsigned char)s[-1]) &&
+                        isalnum((unsigned char)s[1]);
+        if (!intraword && strchr("\\`*_[]<>|#", *s)) {
             kr_buf_putc(&b, '\\');
             kr_buf_putc(&b, *s);
         } else if (*s == '\n' || *s == '\r') {

@@ -212,6 +212,18 @@ static void limiter_notes(rep_doc *d, const col *cols, size_t nc, const char *co
     }
 }
 
+/* "16 / 24 / 16 / 16" in SE order: rows (what = 0) or wave starts. */
+static const char *se_list(rep_doc *d, const an_occ_achieved *a, int what)
+{
+    kr_buf b;
+    kr_buf_init(&b);
+    for (size_t s = 0; s < a->nses; s++)
+        kr_buf_printf(&b, "%s%" PRIu64, s ? " / " : "", what ? a->ses[s].waves : a->ses[s].rows);
+    const char *r = rep_fmt(d, "%s", a->nses ? kr_buf_cstr(&b) : "none");
+    kr_buf_free(&b);
+    return r;
+}
+
 static void achieved_table(rep_doc *d, const an_occupancy *const *r, const char *const *labels, size_t n)
 {
     size_t shown = n < MAX_COLS - 1 ? n : MAX_COLS - 1;
@@ -252,10 +264,12 @@ static void achieved_table(rep_doc *d, const an_occupancy *const *r, const char 
     AROW("target CU below half its peak",
          a->has_target ? rep_fmt(d, "%s", kr_fmt_pct(b, sizeof b, (double)a->low_cycles, (double)a->low_total, 1))
                        : "n/a");
+    AROW("occupancy rows per SE", se_list(d, a, 0));
+    AROW("waves per SE", se_list(d, a, 1));
 #undef AROW
     cells[0] = "workgroups / CUs";
     for (size_t i = 0; i < shown; i++) {
-        const an_occ_kernel *k = r[i]->nkernels ? &r[i]->kernels[r[i]->nkernels > 1 && r[i]->kernels[0].label_row == UINT32_MAX ? 1 : 0] : NULL;
+        const an_occ_kernel *k = r[i]->nkernels ? &r[i]->kernels[r[i]->primary] : NULL;
         cells[i + 1] = k && k->workgroups > 0 && k->cu_count > 0
                            ? rep_fmt(d, "%" PRId64 " / %" PRId64, k->workgroups, k->cu_count)
                            : "unknown";
@@ -482,6 +496,7 @@ json_t *rep_json_occupancy(const an_occupancy *r)
     for (size_t i = 0; i < r->nkernels; i++)
         json_array_append_new(ks, kernel_json(&r->kernels[i]));
     json_object_set_new(o, "kernels", ks);
+    json_object_set_new(o, "primary_kernel", r->nkernels ? u64j(r->primary) : json_null());
     json_object_set_new(o, "achieved", achieved_json(&r->achieved));
     return o;
 }

@@ -122,19 +122,19 @@ static void top_lines(rep_doc *d, const an_sources *s)
                       num(d, l->excl.stall), num(d, l->excl.latency), (const char *)NULL);
     }
     if (s->ntop < s->nlines)
-        rep_para(d, "%zu more lines in analysis.json.", s->nlines - s->ntop);
+        rep_para(d, "%zu more line%s in analysis.json.", s->nlines - s->ntop, s->nlines - s->ntop == 1 ? "" : "s");
 
     for (size_t i = 0; i < s->ntop; i++) {
         const an_src_line *l = &s->lines[i];
         const char *where = l->line ? rep_md_code(d, rep_fmt(d, "%s:%u", l->path, l->line))
                                     : rep_md_code(d, l->path ? l->path : "");
         if (l->snippet) {
-            rep_para(d, "%zu. %s — stall %s, latency %s (copy %s, lines %u–%u)", i + 1, where,
+            rep_para(d, "**#%zu** %s — stall %s, latency %s (copy %s, lines %u–%u)", i + 1, where,
                      num(d, l->incl.stall), num(d, l->incl.latency), rep_md_code(d, l->copy ? l->copy : ""),
                      l->snippet_first, l->snippet_last);
             rep_code(d, lang_of(l->path), l->snippet);
         } else {
-            rep_para(d, "%zu. %s — no snippet: %s.", i + 1, where, an_src_why_text(l->why));
+            rep_para(d, "**#%zu** %s — no snippet: %s.", i + 1, where, an_src_why_text(l->why));
         }
     }
 }
@@ -180,9 +180,10 @@ void rep_md_sources(rep_doc *d, const an_sources *const *r, const char *const *l
             continue;
         }
         if (s->fallback) {
-            rep_para(d, "%s: no instruction row has a source location (%" PRIu64 "/%" PRIu64 " mapped): the "
-                        "kernel was compiled without line tables, so there is no source attribution. The PC "
-                        "ranges below are the kernel's basic blocks ranked by stall.",
+            rep_para(d, "%s: no instruction row has a source location (%" PRIu64 "/%" PRIu64 " mapped; the "
+                        "kernel was most likely compiled without line tables), so there is no source "
+                        "attribution. Instead, the kernel's basic blocks (split at branches and branch "
+                        "targets) ranked by stall:",
                      l, s->mapped_rows, s->instruction_rows);
         } else {
             rep_para(d, "Top %zu of %zu source lines by inclusive stall (context ±%u lines):", s->ntop, s->nlines,
@@ -191,9 +192,10 @@ void rep_md_sources(rep_doc *d, const an_sources *const *r, const char *const *l
             if (!s->has_snapshots_json)
                 rep_para(d, "The capture has no snapshots.json: no source copies, so no snippets.");
         }
-        rep_para(d, "PC ranges by stall (a new range starts when the file changes or the line moves more than %u "
-                    "lines away; instructions without a location split at branches and branch targets):",
-                 s->range_gap);
+        if (!s->fallback)
+            rep_para(d, "PC ranges by stall (a new range starts when the file changes or the line moves more than "
+                        "%u lines away; instructions without a location split at branches and branch targets):",
+                     s->range_gap);
         ranges_table(d, s);
     }
 }

@@ -53,7 +53,8 @@ static rep_table *side_table(rep_doc *d, const char *first, const char *const *l
     h[nc] = first; align[nc++] = 'l';
     for (size_t i = 0; i < shown; i++)
         for (size_t s = 0; s < nsuffix; s++) {
-            h[nc] = rep_fmt(d, "%s %s", label_of(d, labels, i), suffix[s]);
+            h[nc] = suffix[s][0] ? rep_fmt(d, "%s %s", label_of(d, labels, i), suffix[s])
+                                 : label_of(d, labels, i);
             align[nc++] = 'r';
         }
     align[nc] = '\0';

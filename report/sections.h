@@ -40,4 +40,10 @@ void rep_md_occupancy(rep_doc *d, const an_occupancy *const *r, const char *cons
 json_t *rep_json_occupancy(const an_occupancy *r);
 /* ---- end sources, occupancy ---- */
 
+/* ---- advice ---- */
+#include "analyzer/advice.h"
+void rep_md_advice(rep_doc *d, const an_advice *const *r, const char *const *labels, size_t n);
+json_t *rep_json_advice(const an_advice *r);
+/* ---- end advice ---- */
+
 #endif

@@ -389,6 +389,57 @@ static void test_ties_and_agprs(void)
     kr_arena_free(&c.arena);
 }
 
+static void test_multi_kernel(void)
+{
+    /* an instruction before any label, then two kernels: marks per kernel */
+    static const char *const isa[] = {"v_mov_b32 v3, 0", "; ka", "v_mov_b32 v9, s4", "s_endpgm",
+                                      "; kb.kd", "v_mov_b32 a7, v[20:21]", "s_endpgm"};
+    kr_capture c;
+    memset(&c, 0, sizeof c);
+    kr_arena_init(&c.arena);
+    c.gfxip = 9;
+    c.nrows = 7;
+    c.rows = kr_arena_array(&c.arena, 7, sizeof *c.rows);
+    uint32_t kernel = UINT32_MAX;
+    for (size_t i = 0; i < 7; i++) {
+        kr_code_row *r = &c.rows[i];
+        char m[64];
+        bundle_mnemonic(isa[i], m, sizeof m);
+        r->isa = isa[i];
+        r->mnemonic = kr_arena_strdup(&c.arena, m);
+        r->cls = bundle_classify(m);
+        r->is_label = isa[i][0] == ';';
+        if (r->is_label)
+            kernel = (uint32_t)i;
+        r->kernel = kernel;
+        r->source = "";
+        r->codeobj = 1;
+        r->vaddr = 4 * i;
+    }
+    an_occupancy o;
+    T_EQ_I64(an_occupancy_compute(&c, NULL, &o), 0);
+    T_EQ_U64(o.nkernels, 3);
+    T_EQ_U64(o.primary, 1);
+    if (o.nkernels == 3) {
+        T_EQ_STR(o.kernels[0].name, "(no kernel label)");
+        T_EQ_U64(o.kernels[0].label_row, UINT32_MAX);
+        T_EQ_U64(o.kernels[0].isa_v, 4);
+        T_EQ_STR(o.kernels[1].name, "ka");
+        T_EQ_U64(o.kernels[1].label_row, 1);
+        T_EQ_U64(o.kernels[1].isa_v, 10);
+        T_EQ_U64(o.kernels[1].isa_s, 5);
+        T_EQ_U64(o.kernels[1].isa_a, 0);
+        T_EQ_STR(o.kernels[2].name, "kb");
+        T_EQ_U64(o.kernels[2].isa_v, 22);
+        T_EQ_U64(o.kernels[2].isa_a, 8);
+        /* ISA only with AGPRs: alignTo(22, 4) + 8 = 32 */
+        T_EQ_U64(o.kernels[2].v_total, 32);
+        T_EQ_U64(o.kernels[2].source, AN_OCC_SRC_ISA_ONLY);
+    }
+    an_occupancy_free(&o);
+    kr_arena_free(&c.arena);
+}
+
 /* ---- achieved occupancy ---- */
 
 static void test_achieved(void)
@@ -502,7 +553,7 @@ typedef struct hubcap {
     const char *source;          /* expected inputs source */
     uint32_t isa_v, isa_s, v_total, waves, w_sgpr, next;
     int64_t w_lds;
-    uint32_t max_simd;           /* §6.2 */
+    uint32_t max_simd, max_cu, max_se_at_least;   /* §6.2 */
     uint64_t se_rows[4];
 } hubcap;
 
@@ -546,13 +597,13 @@ static void test_hub(const char *hub)
 {
     static const hubcap caps[] = {
         {"examples/pa_mqa_logits_fp4/att_viewer/small/ui_output_agent_32435_dispatch_197", "kernel_trace.csv",
-         95, 40, 96, 5, 8, 80, -1, 1, {16, 24, 16, 16}},
+         95, 40, 96, 5, 8, 80, -1, 1, 4, 1, {16, 24, 16, 16}},
         {"examples/pa_mqa_logits_fp4/att_viewer/big/ui_output_agent_55351_dispatch_426", "kernel_trace.csv",
-         95, 40, 96, 5, 8, 80, -1, 2, {128, 128, 128, 128}},
+         95, 40, 96, 5, 8, 80, -1, 2, 8, 64, {128, 128, 128, 128}},
         {"examples/flash_attn_func/att_viewer/small/ui_output_agent_32235_dispatch_44", "results.json",
-         242, 35, 248, 2, 7, 168, 3, 1, {32, 32, 32, 32}},
+         242, 35, 248, 2, 7, 168, 3, 1, 4, 1, {32, 32, 32, 32}},
         {"examples/flash_attn_func/att_viewer/small/ui_output_agent_58550_dispatch_44_after_loc_fix",
-         "kernel_trace.csv", 242, 35, 248, 2, 7, 168, 3, 1, {32, 32, 32, 32}},
+         "kernel_trace.csv", 242, 35, 248, 2, 7, 168, 3, 1, 4, 1, {32, 32, 32, 32}},
     };
     for (size_t n = 0; n < sizeof caps / sizeof caps[0]; n++) {
         const hubcap *h = &caps[n];
@@ -597,6 +648,8 @@ static void test_hub(const char *hub)
         T_EQ_U64(a->target_cu, 1);
         T_EQ_U64(a->max_per_simd, h->max_simd);
         T_EQ_U64(a->max_per_simd, max_per_simd_direct(c));
+        T_EQ_U64(a->max_per_cu, h->max_cu);
+        T_CHECK(a->max_per_se >= h->max_se_at_least && a->max_per_se <= 64);
         T_EQ_U64(a->nses, 4);
         for (size_t s = 0; s < 4 && s < a->nses; s++)
             T_EQ_U64(a->ses[s].rows, h->se_rows[s]);
@@ -623,6 +676,7 @@ int main(void)
     test_flash_results();
     test_pa_csv_and_isa_only();
     test_ties_and_agprs();
+    test_multi_kernel();
     test_achieved();
     const char *hub = t_hub();
     if (hub)

@@ -1,7 +1,11 @@
 /* test_an_stalls.c — the hub analyzer's buckets (FORMATS.md §8.5), the wait
  * operand parser and kreport's stall taxonomy, on hand-built captures whose
  * expected sums are worked out in the comments. */
+#include <ctype.h>
+#include <jansson.h>
+
 #include "analyzer/stalls.h"
+#include "bundle/capture.h"
 #include "bundle/isa.h"
 #include "common/arena.h"
 #include "tests/unit/t.h"
@@ -325,6 +329,240 @@ static void test_ties(void)
     an_stalls_free(&r);
 }
 
+/* ---- real captures: FORMATS.md §8.5 reference outputs ---- */
+
+typedef struct ref_bucket { an_hub_bucket b; uint64_t stall; } ref_bucket;
+
+static const struct {
+    const char *dir;
+    uint64_t instrs, total_cycles, total_stall;
+    ref_bucket buckets[9];               /* the script's order; stall 0 ends the list */
+    /* §8.1 class stall sums: VALU WAITCNT MATRIX VMEM LDS SALU SMEM NOP BARRIER */
+    uint64_t cls_stall[9];
+} hub_caps[] = {
+    {"examples/pa_mqa_logits_fp4/att_viewer/small/ui_output_agent_32435_dispatch_197", 726, 19088, 11820,
+     {{AN_HUB_LDS_SMEM_WAIT, 7920}, {AN_HUB_VMEM_WAIT, 2604}, {AN_HUB_OTHER, 1040},
+      {AN_HUB_VMEM_LOAD, 160}, {AN_HUB_MFMA_FMA, 80}, {AN_HUB_VMEM_STORE, 16}},
+     {880, 10524, 80, 176, 4, 0, 0, 156, 0}},
+    {"examples/pa_mqa_logits_fp4/att_viewer/big/ui_output_agent_55351_dispatch_426", 726, 1482216, 791816,
+     {{AN_HUB_VMEM_WAIT, 278604}, {AN_HUB_OTHER, 268260}, {AN_HUB_LDS_SMEM_WAIT, 172820},
+      {AN_HUB_VMEM_LOAD, 39384}, {AN_HUB_MFMA_FMA, 29712}, {AN_HUB_VMEM_STORE, 2996}, {AN_HUB_SMEM, 40}},
+     {259592, 451424, 29712, 42380, 4540, 1184, 40, 2944, 0}},
+    {"examples/flash_attn_func/att_viewer/small/ui_output_agent_32235_dispatch_44", 2069, 208060, 107884,
+     {{AN_HUB_OTHER, 30096}, {AN_HUB_LDS_SMEM_WAIT, 24556}, {AN_HUB_VMEM_WAIT, 22236},
+      {AN_HUB_VMEM_STORE, 10964}, {AN_HUB_MFMA_FMA, 8924}, {AN_HUB_BARRIER, 5236},
+      {AN_HUB_VMEM_LOAD, 4416}, {AN_HUB_LDS, 1456}},
+     {10224, 46792, 8924, 15380, 1456, 0, 0, 19872, 5236}},
+    {"examples/flash_attn_func/att_viewer/small/ui_output_agent_58550_dispatch_44_after_loc_fix", 2069, 342176, 176060,
+     {{AN_HUB_OTHER, 49808}, {AN_HUB_LDS_SMEM_WAIT, 40704}, {AN_HUB_VMEM_WAIT, 35928},
+      {AN_HUB_VMEM_STORE, 21924}, {AN_HUB_MFMA_FMA, 14176}, {AN_HUB_BARRIER, 8236},
+      {AN_HUB_VMEM_LOAD, 2764}, {AN_HUB_LDS, 2520}},
+     {17364, 76632, 14176, 24688, 2520, 0, 0, 32444, 8236}},
+};
+
+/* The script's rules written again with strstr on a lower-cased copy. */
+static int ref_bucket_of(const char *isa)
+{
+    char a[4096];
+    size_t n = 0;
+    for (; isa[n] && n + 1 < sizeof a; n++)
+        a[n] = (char)tolower((unsigned char)isa[n]);
+    a[n] = 0;
+#define HAS(x) (strstr(a, x) != NULL)
+    if (HAS("s_waitcnt") && HAS("vmcnt")) return AN_HUB_VMEM_WAIT;
+    if (HAS("s_waitcnt") && HAS("lgkmcnt")) return AN_HUB_LDS_SMEM_WAIT;
+    if (HAS("s_waitcnt") && HAS("expcnt")) return AN_HUB_EXP_WAIT;
+    if (HAS("s_waitcnt")) return AN_HUB_WAITCNT;
+    if (HAS("s_barrier") || HAS("s_wait_idle")) return AN_HUB_BARRIER;
+    if (HAS("buffer_load") || HAS("global_load") || HAS("flat_load")) return AN_HUB_VMEM_LOAD;
+    if (HAS("buffer_store") || HAS("global_store")) return AN_HUB_VMEM_STORE;
+    if (HAS("ds_read") || HAS("ds_write")) return AN_HUB_LDS;
+    if (HAS("s_load") || HAS("s_store")) return AN_HUB_SMEM;
+    if (HAS("v_mfma") || HAS("v_fma")) return AN_HUB_MFMA_FMA;
+#undef HAS
+    return AN_HUB_OTHER;
+}
+
+typedef struct ref_group {
+    const char *src;
+    uint64_t stall, latency, rows;
+    uint64_t by[AN_HUB_COUNT];
+    int order[AN_HUB_COUNT], norder;
+} ref_group;
+
+static void test_hub(const char *hub)
+{
+    for (size_t ci = 0; ci < sizeof hub_caps / sizeof hub_caps[0]; ci++) {
+        char dir[4096], path[4200];
+        snprintf(dir, sizeof dir, "%s/%s", hub, hub_caps[ci].dir);
+        bundle_opts o = {.threads = 2};
+        kr_capture *c = NULL;
+        kr_err err;
+        int rc = bundle_capture_load(dir, &o, &c, &err);
+        T_EQ_I64(rc, 0);
+        if (rc)
+            continue;
+        an_stalls r;
+        T_EQ_I64(an_stalls_compute(c, &r), 0);
+
+        /* FORMATS.md §8.5 reference outputs, every bucket, in order. */
+        T_EQ_U64(r.kept_rows, hub_caps[ci].instrs);
+        T_EQ_U64(r.total_cycles, hub_caps[ci].total_cycles);
+        T_EQ_U64(r.total_stall, hub_caps[ci].total_stall);
+        size_t nref = 0;
+        while (nref < 9 && hub_caps[ci].buckets[nref].stall)
+            nref++;
+        T_EQ_U64(r.nhub_seen, nref);
+        for (size_t k = 0; k < nref; k++) {
+            T_EQ_I64(r.hub[k].bucket, hub_caps[ci].buckets[k].b);
+            T_EQ_U64(r.hub[k].stall, hub_caps[ci].buckets[k].stall);
+        }
+
+        /* kreport's taxonomy against the §8.1 per-class stall sums. */
+        const uint64_t *cs = hub_caps[ci].cls_stall;
+        const an_stall_bucket *k = r.kinds;
+        T_EQ_U64(k[AN_STALL_VALU_DEP].stall, cs[0]);
+        T_EQ_U64(k[AN_STALL_WAIT_VMCNT].stall + k[AN_STALL_WAIT_LGKMCNT].stall + k[AN_STALL_WAIT_VM_LGKM].stall +
+                 k[AN_STALL_WAIT_EXPCNT].stall + k[AN_STALL_WAIT_OTHER].stall, cs[1]);
+        T_EQ_U64(k[AN_STALL_MATRIX_DEP].stall, cs[2]);
+        T_EQ_U64(k[AN_STALL_VMEM_ISSUE].stall, cs[3]);
+        T_EQ_U64(k[AN_STALL_LDS_ISSUE].stall, cs[4]);
+        T_EQ_U64(k[AN_STALL_SALU].stall, cs[5]);
+        T_EQ_U64(k[AN_STALL_SMEM_ISSUE].stall, cs[6]);
+        T_EQ_U64(k[AN_STALL_NOP].stall, cs[7]);
+        T_EQ_U64(k[AN_STALL_BARRIER].stall, cs[8]);
+        T_EQ_U64(k[AN_STALL_BRANCH].stall + k[AN_STALL_MESSAGE].stall + k[AN_STALL_FLAT_ISSUE].stall +
+                 k[AN_STALL_OTHER].stall + k[AN_STALL_WAIT_EXPCNT].stall + k[AN_STALL_WAIT_OTHER].stall, 0);
+        /* gfx9 text: the hub's VMEM-wait is every wait naming vmcnt. */
+        const an_hub_sum *hv = NULL, *hl = NULL;
+        for (size_t j = 0; j < r.nhub_seen; j++) {
+            if (r.hub[j].bucket == AN_HUB_VMEM_WAIT) hv = &r.hub[j];
+            if (r.hub[j].bucket == AN_HUB_LDS_SMEM_WAIT) hl = &r.hub[j];
+        }
+        T_CHECK(hv && hl);
+        if (hv && hl) {
+            T_EQ_U64(k[AN_STALL_WAIT_VMCNT].stall + k[AN_STALL_WAIT_VM_LGKM].stall, hv->stall);
+            T_EQ_U64(k[AN_STALL_WAIT_LGKMCNT].stall, hl->stall);
+        }
+        uint64_t sum_k = 0, rows_k = 0, sum_h = 0;
+        for (unsigned j = 0; j < AN_STALL_COUNT; j++) {
+            sum_k += k[j].stall;
+            rows_k += k[j].rows;
+        }
+        for (unsigned j = 0; j < AN_HUB_COUNT; j++)
+            sum_h += r.hub[j].stall;
+        T_EQ_U64(sum_k, r.total_stall);
+        T_EQ_U64(sum_h, r.total_stall);
+        T_EQ_U64(rows_k, r.nhub_top);
+        for (unsigned j = 1; j < AN_STALL_COUNT; j++)
+            T_CHECK(k[r.kind_order[j - 1]].stall >= k[r.kind_order[j]].stall);
+
+        /* Independent recomputation from code.json with jansson. */
+        snprintf(path, sizeof path, "%s/code.json", dir);
+        json_error_t je;
+        json_t *doc = json_load_file(path, 0, &je);
+        json_t *code = json_object_get(doc, "code");
+        size_t nrows = json_array_size(code);
+        uint64_t bsum[AN_HUB_COUNT] = {0}, total = 0, stall_total = 0;
+        uint64_t w_vm = 0, w_lgkm = 0, w_both = 0;
+        int seen[AN_HUB_COUNT], nseen = 0, was_seen[AN_HUB_COUNT] = {0};
+        ref_group *g = calloc(nrows, sizeof *g);
+        size_t ng = 0;
+        uint32_t *top = calloc(nrows, sizeof *top);
+        size_t ntop = 0;
+        for (size_t i = 0; i < nrows; i++) {
+            json_t *row = json_array_get(code, i);
+            if (!json_is_integer(json_array_get(row, 2)) || json_integer_value(json_array_get(row, 2)) == 0)
+                continue;
+            const char *isa = json_string_value(json_array_get(row, 0));
+            const char *src = json_string_value(json_array_get(row, 3));
+            if (!src || !*src)
+                src = "<unknown>";
+            uint64_t lat = (uint64_t)json_integer_value(json_array_get(row, 7));
+            uint64_t st = (uint64_t)json_integer_value(json_array_get(row, 8));
+            total += lat;
+            stall_total += st;
+            size_t gi = 0;
+            while (gi < ng && strcmp(g[gi].src, src) != 0)
+                gi++;
+            if (gi == ng)
+                g[ng++].src = src;
+            g[gi].stall += st;
+            g[gi].latency += lat;
+            g[gi].rows++;
+            if (st == 0)
+                continue;
+            int b = ref_bucket_of(isa);
+            if (!was_seen[b]) {
+                was_seen[b] = 1;
+                seen[nseen++] = b;
+            }
+            bsum[b] += st;
+            if (g[gi].by[b] == 0)
+                g[gi].order[g[gi].norder++] = b;
+            g[gi].by[b] += st;
+            /* stable insertion by stall descending */
+            size_t p = ntop;
+            while (p > 0 && (uint64_t)json_integer_value(json_array_get(json_array_get(code, top[p - 1]), 8)) < st) {
+                top[p] = top[p - 1];
+                p--;
+            }
+            top[p] = (uint32_t)i;
+            ntop++;
+            if (strncmp(isa, "s_waitcnt ", 10) == 0) {
+                int vm = strstr(isa, "vmcnt(") != NULL, lg = strstr(isa, "lgkmcnt(") != NULL;
+                if (vm && lg) w_both += st;
+                else if (vm) w_vm += st;
+                else if (lg) w_lgkm += st;
+            }
+        }
+        T_EQ_U64(r.total_cycles, total);
+        T_EQ_U64(r.total_stall, stall_total);
+        /* first seen, then stable by cycles */
+        for (int i = 1; i < nseen; i++)
+            for (int j = i; j > 0 && bsum[seen[j - 1]] < bsum[seen[j]]; j--) {
+                int t = seen[j]; seen[j] = seen[j - 1]; seen[j - 1] = t;
+            }
+        T_EQ_U64(r.nhub_seen, (uint64_t)nseen);
+        for (int i = 0; i < nseen && (size_t)i < r.nhub_seen; i++) {
+            T_EQ_I64(r.hub[i].bucket, seen[i]);
+            T_EQ_U64(r.hub[i].stall, bsum[seen[i]]);
+        }
+        T_EQ_U64(k[AN_STALL_WAIT_VMCNT].stall, w_vm);
+        T_EQ_U64(k[AN_STALL_WAIT_LGKMCNT].stall, w_lgkm);
+        T_EQ_U64(k[AN_STALL_WAIT_VM_LGKM].stall, w_both);
+        /* source groups: by Σ Stall descending, first seen on ties */
+        for (size_t i = 1; i < ng; i++)
+            for (size_t j = i; j > 0 && g[j - 1].stall < g[j].stall; j--) {
+                ref_group t = g[j]; g[j] = g[j - 1]; g[j - 1] = t;
+            }
+        T_EQ_U64(r.nsources, ng);
+        int groups_ok = r.nsources == ng;
+        for (size_t i = 0; groups_ok && i < ng; i++) {
+            int dom = AN_HUB_NONE;
+            for (int j = 0; j < g[i].norder; j++)
+                if (dom == AN_HUB_NONE || g[i].by[g[i].order[j]] > g[i].by[dom])
+                    dom = g[i].order[j];
+            groups_ok = strcmp(r.sources[i].source, g[i].src) == 0 && r.sources[i].stall == g[i].stall &&
+                        r.sources[i].latency == g[i].latency && r.sources[i].rows == g[i].rows &&
+                        (int)r.sources[i].dominant == dom;
+            if (!groups_ok)
+                fprintf(stderr, "source group %zu differs: %s\n", i, g[i].src);
+        }
+        T_CHECK(groups_ok);
+        T_EQ_U64(r.nhub_top, ntop);
+        int top_ok = r.nhub_top == ntop;
+        for (size_t i = 0; top_ok && i < ntop; i++)
+            top_ok = r.hub_top[i] == top[i];
+        T_CHECK(top_ok);
+        free(g);
+        free(top);
+        json_decref(doc);
+        an_stalls_free(&r);
+        bundle_capture_free(c);
+    }
+}
+
 int main(void)
 {
     test_hub_bucket_of();
@@ -332,5 +570,10 @@ int main(void)
     test_kind_of();
     test_compute();
     test_ties();
+    const char *hub = t_hub();
+    if (hub)
+        test_hub(hub);
+    else
+        printf("test_an_stalls: hub fixtures absent, real-capture checks skipped\n");
     return t_done("test_an_stalls");
 }

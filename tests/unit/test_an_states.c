@@ -1,7 +1,10 @@
 /* test_an_states.c — wave-state sums (raw and clipped, FORMATS.md §4.4) and
  * the §8.2 activity split, on a hand-built capture with values worked out
  * below. */
+#include <jansson.h>
+
 #include "analyzer/states.h"
+#include "bundle/capture.h"
 #include "common/arena.h"
 #include "tests/unit/t.h"
 
@@ -22,6 +25,174 @@ static void check_sums(const an_state_sums *s, uint64_t waves, const uint64_t ra
     }
     T_EQ_U64(s->raw_total, rt);
     T_EQ_U64(s->clipped_total, ct);
+}
+
+/* ---- real captures ---- */
+
+static const struct {
+    const char *dir;
+    uint64_t waves;
+    uint64_t state[4];                 /* raw IDLE, EXEC, WAIT, STALL (§4.4 facts table) */
+    uint64_t latency, stall, idle;     /* Σ over code.json (facts table) */
+} hub_caps[] = {
+    {"examples/pa_mqa_logits_fp4/att_viewer/small/ui_output_agent_32435_dispatch_197", 4,
+     {124, 7380, 11644, 1156}, 19088, 11820, 1220},
+    {"examples/pa_mqa_logits_fp4/att_viewer/big/ui_output_agent_55351_dispatch_426", 32,
+     {992, 795648, 465108, 340436}, 1482216, 791816, 119980},
+    {"examples/flash_attn_func/att_viewer/small/ui_output_agent_32235_dispatch_44", 4,
+     {972, 106540, 76652, 36100}, 208060, 107884, 12312},
+    {"examples/flash_attn_func/att_viewer/small/ui_output_agent_58550_dispatch_44_after_loc_fix", 8,
+     {1788, 180416, 126860, 58912}, 342176, 176060, 25964},
+};
+
+static json_t *load_json(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    json_error_t e;
+    json_t *j = json_load_file(path, 0, &e);
+    if (!j)
+        fprintf(stderr, "%s: %s\n", path, e.text);
+    return j;
+}
+
+/* Raw and clipped state sums recomputed from the wave files with jansson,
+ * per SE (index = SE number, up to 64) — independent of the model. */
+typedef struct ref_sums { uint64_t raw[6], clip[6], waves; } ref_sums;
+
+static void ref_from_files(const char *dir, ref_sums *per_se, ref_sums *all)
+{
+    json_t *fn = load_json(dir, "filenames.json");
+    json_t *wf = json_object_get(fn, "wave_filenames");
+    const char *se_key, *simd_key, *slot_key, *n_key;
+    json_t *se_v, *simd_v, *slot_v, *ent;
+    json_object_foreach(wf, se_key, se_v) {
+        int se = atoi(se_key);
+        json_object_foreach(se_v, simd_key, simd_v) json_object_foreach(simd_v, slot_key, slot_v)
+            json_object_foreach(slot_v, n_key, ent) {
+            json_t *w = load_json(dir, json_string_value(json_array_get(ent, 0)));
+            json_t *wave = json_object_get(w, "wave");
+            uint64_t begin = (uint64_t)json_integer_value(json_object_get(wave, "begin"));
+            uint64_t end = (uint64_t)json_integer_value(json_object_get(wave, "end"));
+            uint64_t t = begin;
+            json_t *tl = json_object_get(wave, "timeline");
+            for (size_t i = 0; i < json_array_size(tl); i++) {
+                json_int_t st = json_integer_value(json_array_get(json_array_get(tl, i), 0));
+                uint64_t cyc = (uint64_t)json_integer_value(json_array_get(json_array_get(tl, i), 1));
+                int k = st >= 0 && st < 5 ? (int)st : 5;
+                uint64_t a = t, b = t + cyc;
+                if (b > end)
+                    b = end;
+                uint64_t clipped = b > a ? b - a : 0;
+                per_se[se].raw[k] += cyc;
+                per_se[se].clip[k] += clipped;
+                all->raw[k] += cyc;
+                all->clip[k] += clipped;
+                t += cyc;
+            }
+            per_se[se].waves++;
+            all->waves++;
+            json_decref(w);
+        }
+    }
+    json_decref(fn);
+}
+
+static void test_hub(const char *hub)
+{
+    for (size_t ci = 0; ci < sizeof hub_caps / sizeof hub_caps[0]; ci++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/%s", hub, hub_caps[ci].dir);
+        bundle_opts o = {.threads = 2};
+        kr_capture *c = NULL;
+        kr_err err;
+        int rc = bundle_capture_load(dir, &o, &c, &err);
+        T_EQ_I64(rc, 0);
+        if (rc) {
+            char b[2048];
+            kr_err_format(&err, b, sizeof b);
+            fprintf(stderr, "%s\n", b);
+            continue;
+        }
+        an_states s;
+        T_EQ_I64(an_states_compute(c, &s), 0);
+
+        /* FORMATS.md reference values. */
+        T_EQ_U64(s.waves, hub_caps[ci].waves);
+        T_EQ_U64(s.waves_with_timeline, hub_caps[ci].waves);
+        for (unsigned k = 0; k < 4; k++)
+            T_EQ_U64(s.all.raw[k + 1], hub_caps[ci].state[k]);
+        T_EQ_U64(s.all.raw[KR_STATE_EMPTY], 0);
+        T_EQ_U64(s.all.raw[AN_STATE_OTHER], 0);
+        T_EQ_U64(s.activity.active, hub_caps[ci].latency);
+        T_EQ_U64(s.activity.stall, hub_caps[ci].stall);      /* Stall <= Latency on every row */
+        T_EQ_U64(s.activity.issue, hub_caps[ci].latency - hub_caps[ci].stall);
+        T_EQ_U64(s.activity.idle, hub_caps[ci].idle);
+        T_EQ_U64(s.activity.total, hub_caps[ci].latency + hub_caps[ci].idle);
+        /* The overshoot is at most 4 cycles per wave and only ever WAIT (§4.4). */
+        T_CHECK(s.all.raw_total - s.all.clipped_total <= 4 * hub_caps[ci].waves);
+        for (unsigned k = 0; k < AN_STATES_N; k++)
+            if (k != KR_STATE_WAIT)
+                T_EQ_U64(s.all.raw[k], s.all.clipped[k]);
+
+        /* Independent recomputation from the files. */
+        static ref_sums per_se[64];
+        ref_sums all;
+        memset(per_se, 0, sizeof per_se);
+        memset(&all, 0, sizeof all);
+        ref_from_files(dir, per_se, &all);
+        T_EQ_U64(all.waves, s.waves);
+        for (unsigned k = 0; k < AN_STATES_N; k++) {
+            T_EQ_U64(s.all.raw[k], all.raw[k]);
+            T_EQ_U64(s.all.clipped[k], all.clip[k]);
+        }
+        size_t nse = 0;
+        for (unsigned se = 0; se < 64; se++)
+            if (per_se[se].waves)
+                nse++;
+        T_EQ_U64(s.nse, nse);
+        for (size_t i = 0; i < s.nse; i++) {
+            const ref_sums *r = &per_se[s.per_se[i].se % 64];
+            T_EQ_U64(s.per_se[i].sums.waves, r->waves);
+            for (unsigned k = 0; k < AN_STATES_N; k++) {
+                T_EQ_U64(s.per_se[i].sums.raw[k], r->raw[k]);
+                T_EQ_U64(s.per_se[i].sums.clipped[k], r->clip[k]);
+            }
+        }
+        /* Per SIMD and per (SE, SIMD) partition the same waves and cycles. */
+        uint64_t w1 = 0, w2 = 0, c1 = 0, c2 = 0;
+        for (size_t i = 0; i < s.nsimd; i++) {
+            w1 += s.per_simd[i].sums.waves;
+            c1 += s.per_simd[i].sums.clipped_total;
+        }
+        for (size_t i = 0; i < s.nse_simd; i++) {
+            w2 += s.per_se_simd[i].sums.waves;
+            c2 += s.per_se_simd[i].sums.clipped_total;
+        }
+        T_EQ_U64(w1, s.waves); T_EQ_U64(w2, s.waves);
+        T_EQ_U64(c1, s.all.clipped_total); T_EQ_U64(c2, s.all.clipped_total);
+
+        /* Activity from code.json with jansson: labels start with ';'. */
+        json_t *doc = load_json(dir, "code.json");
+        json_t *code = json_object_get(doc, "code");
+        uint64_t lat = 0, stall = 0, idle = 0;
+        for (size_t i = 0; i < json_array_size(code); i++) {
+            json_t *row = json_array_get(code, i);
+            if (json_string_value(json_array_get(row, 0))[0] == ';')
+                continue;
+            uint64_t l = (uint64_t)json_integer_value(json_array_get(row, 7));
+            uint64_t st = (uint64_t)json_integer_value(json_array_get(row, 8));
+            lat += l;
+            stall += st < l ? st : l;
+            idle += (uint64_t)json_integer_value(json_array_get(row, 9));
+        }
+        json_decref(doc);
+        T_EQ_U64(s.activity.active, lat);
+        T_EQ_U64(s.activity.stall, stall);
+        T_EQ_U64(s.activity.idle, idle);
+        an_states_free(&s);
+        bundle_capture_free(c);
+    }
 }
 
 int main(void)
@@ -148,5 +319,11 @@ int main(void)
     an_states_free(&s);
 
     kr_arena_free(&c.arena);
+
+    const char *hub = t_hub();
+    if (hub)
+        test_hub(hub);
+    else
+        printf("test_an_states: hub fixtures absent, real-capture checks skipped\n");
     return t_done("test_an_states");
 }

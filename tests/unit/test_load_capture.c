@@ -97,8 +97,10 @@ static void check_hub_capture(const char *hub, const hub_case *hc, int threads, 
     /* waves = entries of wave_filenames = wave files, same order */
     T_EQ_U64(c->nwave_refs, hc->waves);
     T_EQ_U64(c->nwaves, hc->waves);
+    size_t same_file = 0;
     for (size_t i = 0; i < c->nwaves; i++)
-        T_EQ_STR(c->waves[i].file, c->wave_refs[i].file);
+        same_file += strcmp(c->waves[i].file, c->wave_refs[i].file) == 0;
+    T_EQ_U64(same_file, hc->waves);
 
     /* label row (§2.4) */
     T_CHECK(c->nrows > 0);
@@ -108,7 +110,7 @@ static void check_hub_capture(const char *hub, const hub_case *hc, int threads, 
     T_EQ_I64(c->rows[0].codeobj, hc->codeobj);
     T_EQ_U64(c->rows[0].vaddr, hc->vaddr);
 
-    size_t statics = 0, mapped = 0, labels = 0, by_class[KR_CLASS_COUNT] = {0};
+    size_t statics = 0, mapped = 0, labels = 0, kernel0 = 0, mapped_back = 0, by_class[KR_CLASS_COUNT] = {0};
     uint64_t hit = 0, lat = 0, stall = 0, idle = 0;
     for (size_t r = 0; r < c->nrows; r++) {
         const kr_code_row *row = &c->rows[r];
@@ -123,10 +125,12 @@ static void check_hub_capture(const char *hub, const hub_case *hc, int threads, 
         }
         statics++;
         mapped += row->source[0] != '\0';
-        T_EQ_U64(row->kernel, 0);
-        T_EQ_I64(c->line_to_row[row->line], (int64_t)r);
+        kernel0 += row->kernel == 0;
+        mapped_back += c->line_to_row[row->line] == (int32_t)r;
     }
     T_EQ_U64(labels, 1);
+    T_EQ_U64(kernel0, statics);              /* every instruction follows the one label */
+    T_EQ_U64(mapped_back, statics);
     T_EQ_U64(statics, hc->statics);
     T_EQ_U64(mapped, hc->mapped);
     T_EQ_U64(hit, hc->hit);
@@ -141,7 +145,7 @@ static void check_hub_capture(const char *hub, const hub_case *hc, int threads, 
      * of §4.3 and compare with code.json (verified equal on all captures). */
     uint64_t *rh = calloc(c->nrows, sizeof *rh), *rl = calloc(c->nrows, sizeof *rl);
     uint64_t *rs = calloc(c->nrows, sizeof *rs), *ri = calloc(c->nrows, sizeof *ri);
-    size_t records = 0, unmapped = 0, waits = 0;
+    size_t records = 0, unmapped = 0, waits = 0, same_line = 0;
     for (size_t w = 0; w < c->nwaves; w++) {
         const kr_wave *wv = &c->waves[w];
         uint64_t prev_done = wv->begin;
@@ -153,7 +157,7 @@ static void check_hub_capture(const char *hub, const hub_case *hc, int threads, 
                 unmapped++;
                 continue;
             }
-            T_EQ_U64(c->rows[in->row].line, in->line);
+            same_line += c->rows[in->row].line == in->line;
             rh[in->row]++;
             rl[in->row] += in->dur;
             rs[in->row] += in->stall;
@@ -164,6 +168,7 @@ static void check_hub_capture(const char *hub, const hub_case *hc, int threads, 
     }
     T_EQ_U64(records, hc->hit);
     T_EQ_U64(unmapped, 0);
+    T_EQ_U64(same_line, records);
     T_EQ_U64(waits, hc->waitcnt_entries);
     size_t rows_equal = 0;
     for (size_t r = 0; r < c->nrows; r++)

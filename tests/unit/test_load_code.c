@@ -244,6 +244,7 @@ static void test_errors(void)
     expect_err("{\"code\":[],\"top_n\":[]}", "$",
                "missing key \"header\": not a rocprofv3 code.json (format 3.0.0); "
                "a code.json without a header is the legacy rocprofv2 ATT plugin format");
+    /* column 17: the closing quote of the second "code" */
     expect_err("{\"code\":[],\"code\":[]," HDR10 "}", "$.code",
                "duplicate key \"code\" (line 1, column 17)");
     expect_err("{\"code\":[],\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle, Foo\"}",
@@ -270,6 +271,7 @@ static void test_errors(void)
                "$.code[0][2]", "LineNumber: expected an integer in [0, 16777216], found -1");
     expect_err("{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0]]," HDR10 ",\"version\":3}",
                "$.version", "expected a string, found an integer");
+    /* > 2^63 - 1: jansson refuses it (never a double); column 53 is the last digit */
     expect_err("{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,99999999999999999999,0,0]]," HDR10 "}",
                "$.code[0][7]", "invalid JSON: too big integer near '99999999999999999999' (line 1, column 53)");
     expect_err("[1]", "$", "expected an object, found an array");

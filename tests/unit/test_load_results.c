@@ -45,6 +45,17 @@ static void test_recognition(void)
     T_EQ_I64(bundle_results_sniff("{ \"traceEvents\":[{}", 19), 2);
     T_EQ_I64(bundle_results_sniff("{\"code\":[]}", 11), 0);
 
+    /* A UTF-8 byte-order mark is skipped. */
+    {
+        kr_arena a0;
+        kr_arena_init(&a0);
+        kr_results *r0;
+        kr_err e0;
+        T_EQ_I64(parse(&a0, "\xEF\xBB\xBF{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":3}}]}", &r0, &e0), 0);
+        T_CHECK(r0 && r0->procs[0].pid == 3);
+        kr_arena_free(&a0);
+    }
+
     /* Empty process: every section optional. */
     kr_arena a;
     kr_arena_init(&a);

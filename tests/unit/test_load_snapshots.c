@@ -178,6 +178,8 @@ static void test_errors(void)
     expect_err("{\"/\":{\"src\":{\"x.py\":3}}}", "$[\"/\"].src[\"x.py\"]",
                "expected an object or a copy file name string, found an integer");
     expect_err("[]", "$", "expected an object, found an array");
+    /* column 11: the closing quote of the second "/" */
+    expect_err("{\"/\":{},\"/\":{}}", "$[\"/\"]", "duplicate key \"/\" (line 1, column 11)");
     expect_err("{\"/\":{\"a\":null}}", "$[\"/\"].a", "expected an object or a copy file name string, found null");
     /* 70 nested objects: the 65th is one level too deep (the root is level 1). */
     char deep[1024] = "", where[512] = "$";

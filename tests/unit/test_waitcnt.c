@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "analyzer/waitcnt.h"
+#include "bundle/capture.h"
 #include "tests/unit/t.h"
 
 /* A program: isa[line] is the ISA text of LineNumber `line` (1-based). */
@@ -273,11 +274,65 @@ static void test_gfx12(void)
     T_CHECK(!an_waitcnt_is_producer(12, "s_wait_alu 0xfffe"));
 }
 
+/* Real captures: recompute on every wave and compare with the stored array. */
+static void test_hub(void)
+{
+    const char *hub = t_hub();
+    if (!hub) {
+        printf("test_waitcnt: hub fixtures absent, skipping the real-capture part\n");
+        return;
+    }
+    static const struct { const char *dir; uint64_t entries; } caps[] = {
+        {"examples/pa_mqa_logits_fp4/att_viewer/small/ui_output_agent_32435_dispatch_197", 84},
+        {"examples/pa_mqa_logits_fp4/att_viewer/big/ui_output_agent_55351_dispatch_426", 7808},
+        {"examples/flash_attn_func/att_viewer/small/ui_output_agent_32235_dispatch_44", 1404},
+        {"examples/flash_attn_func/att_viewer/small/ui_output_agent_58550_dispatch_44_after_loc_fix", 2264},
+    };
+    for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", hub, caps[k].dir);
+        bundle_opts opts = {0};
+        opts.threads = 2;
+        opts.no_discover = 1;
+        kr_capture *c = NULL;
+        kr_err err;
+        kr_err_clear(&err);
+        int rc = bundle_capture_load(path, &opts, &c, &err);
+        T_EQ_I64(rc, 0);
+        if (rc) {
+            fprintf(stderr, "load %s: %s\n", path, err.msg);
+            continue;
+        }
+        uint64_t total = 0, stored_total = 0, mismatched_waves = 0;
+        for (size_t i = 0; i < c->nwaves; i++) {
+            const kr_wave *w = &c->waves[i];
+            an_waitcnt r;
+            T_EQ_I64(an_waitcnt_wave(c, w, &r), 0);
+            int same = r.nwaits == w->nwaits && r.nproducers == w->nproducers && !r.stopped;
+            for (size_t e = 0; same && e < r.nwaits; e++)
+                same = r.waits[e].wait_line == w->waits[e].wait_line &&
+                       r.waits[e].n == w->waits[e].n &&
+                       memcmp(r.producers + r.waits[e].first, w->producers + w->waits[e].first,
+                              r.waits[e].n * sizeof(uint32_t)) == 0;
+            if (!same)
+                mismatched_waves++;
+            total += r.nwaits;
+            stored_total += w->nwaits;
+            an_waitcnt_free(&r);
+        }
+        T_EQ_U64(mismatched_waves, 0);
+        T_EQ_U64(total, caps[k].entries);
+        T_EQ_U64(stored_total, caps[k].entries);
+        bundle_capture_free(c);
+    }
+}
+
 int main(void)
 {
     test_extract();
     test_gfx9();
     test_gfx10();
     test_gfx12();
+    test_hub();
     return t_done("test_waitcnt");
 }

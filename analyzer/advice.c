@@ -1,0 +1,282 @@
+/* advice.c — see advice.h. */
+#include "analyzer/advice.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+
+typedef struct {
+    const char *id;
+    an_stall_kind kinds[4];
+    size_t nkinds;
+    const char *what;        /* title stem */
+    const char *action;
+} stall_rule;
+
+static const stall_rule stall_rules[] = {
+    {"vmem_wait", {AN_STALL_WAIT_VMCNT, AN_STALL_WAIT_VM_LGKM}, 2,
+     "waits for vector memory (s_waitcnt vmcnt)",
+     "Issue the loads these waits consume earlier (deeper prefetch / software pipelining), "
+     "or place independent work between each load and its first use."},
+    {"lgkm_wait", {AN_STALL_WAIT_LGKMCNT}, 1,
+     "waits for LDS, scalar memory or messages (s_waitcnt lgkmcnt)",
+     "Issue the LDS reads or scalar (kernarg) loads earlier and batch them before one wait; "
+     "double-buffer LDS so reads of the next tile overlap compute on this one."},
+    {"barrier", {AN_STALL_BARRIER}, 1,
+     "waits at workgroup barriers (s_barrier)",
+     "Balance the work between the waves of a workgroup, or remove barriers from the hot loop "
+     "(split producer and consumer waves, or use double-buffered LDS with one barrier per tile)."},
+    {"nop", {AN_STALL_NOP}, 1,
+     "spent in s_nop dependency padding",
+     "Interleave independent instructions after the MFMA / VALU producers so the compiler "
+     "needs fewer wait states."},
+    {"alu_dep", {AN_STALL_MATRIX_DEP, AN_STALL_VALU_DEP}, 2,
+     "stalls of ALU / MFMA instructions on earlier results",
+     "Reorder the dependent chain: consume the earliest-written results first and interleave "
+     "independent work so each result is ready when it is read."},
+    {"mem_issue", {AN_STALL_VMEM_ISSUE, AN_STALL_FLAT_ISSUE, AN_STALL_LDS_ISSUE, AN_STALL_SMEM_ISSUE}, 4,
+     "stalls issuing memory instructions (queue back-pressure)",
+     "Spread memory instructions between ALU work instead of issuing them in bursts, "
+     "or use wider accesses (fewer instructions for the same bytes)."},
+};
+
+static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *dupf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = malloc((size_t)(n < 0 ? 0 : n) + 1);
+    if (!s)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+static int push(an_advice *a, size_t *cap, an_advice_item *it)
+{
+    if (!it->title || !it->action || !it->evidence) {
+        free(it->title);
+        free(it->action);
+        free(it->evidence);
+        return KR_INTERNAL;
+    }
+    if (a->n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 8;
+        an_advice_item *items = realloc(a->items, ncap * sizeof *items);
+        if (!items) {
+            free(it->title);
+            free(it->action);
+            free(it->evidence);
+            return KR_INTERNAL;
+        }
+        a->items = items;
+        *cap = ncap;
+    }
+    a->items[a->n++] = *it;
+    return 0;
+}
+
+static void describe_row(kr_buf *b, const kr_capture *c, uint32_t row, uint64_t total_stall)
+{
+    const kr_code_row *r = &c->rows[row];
+    kr_buf_printf(b, "vaddr %" PRIu64 " `%s`: %" PRIu64 " stall cycles", r->vaddr, r->isa, r->stall);
+    if (total_stall)
+        kr_buf_printf(b, " (%.1f %%)", 100.0 * (double)r->stall / (double)total_stall);
+    if (r->hit)
+        kr_buf_printf(b, " over %" PRIu64 " executions", r->hit);
+    if (r->nframes && r->frames[0].line) {
+        const char *p = r->frames[0].path;
+        const char *base = strrchr(p, '/');
+        kr_buf_printf(b, ", %s:%u", base ? base + 1 : p, r->frames[0].line);
+    }
+}
+
+
+
+static int stall_rule_item(const kr_capture *c, const an_stalls *st, const stall_rule *rule,
+                           an_advice_item *it)
+{
+    memset(it, 0, sizeof *it);
+    it->id = rule->id;
+    it->share = -1;
+    uint64_t cycles = 0;
+    uint32_t cand[4 * AN_STALL_TOP];
+    size_t ncand = 0;
+    for (size_t k = 0; k < rule->nkinds; k++) {
+        const an_stall_bucket *b = &st->kinds[rule->kinds[k]];
+        cycles += b->stall;
+        for (size_t t = 0; t < b->ntop && ncand < sizeof cand / sizeof cand[0]; t++)
+            cand[ncand++] = b->top[t];
+    }
+    if (!st->total_stall || cycles == 0)
+        return 1;
+    double share = (double)cycles / (double)st->total_stall;
+    if (share < AN_ADVICE_MIN_SHARE)
+        return 1;
+    /* Top rows across the group: stall descending, then vaddr, then row. */
+    for (size_t i = 1; i < ncand; i++) {
+        uint32_t x = cand[i];
+        size_t j = i;
+        while (j > 0) {
+            const kr_code_row *a = &c->rows[cand[j - 1]], *b = &c->rows[x];
+            int before = a->stall > b->stall ||
+                         (a->stall == b->stall && (a->vaddr < b->vaddr ||
+                                                   (a->vaddr == b->vaddr && cand[j - 1] < x)));
+            if (before)
+                break;
+            cand[j] = cand[j - 1];
+            j--;
+        }
+        cand[j] = x;
+    }
+    it->cycles = cycles;
+    it->share = share;
+    it->title = dupf("%.1f %% of stall cycles are %s", 100.0 * share, rule->what);
+    it->action = dupf("%s", rule->action);
+    kr_buf b;
+    kr_buf_init(&b);
+    kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " stall cycles", cycles, st->total_stall);
+    for (size_t i = 0; i < ncand && it->nrows < AN_ADVICE_ROWS; i++) {
+        it->rows[it->nrows++] = cand[i];
+        kr_buf_puts(&b, it->nrows == 1 ? "; top: " : "; ");
+        describe_row(&b, c, cand[i], st->total_stall);
+    }
+    it->evidence = b.oom ? NULL : strdup(kr_buf_cstr(&b));
+    kr_buf_free(&b);
+    return 0;
+}
+
+int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_states *states,
+                      const an_stalls *stalls, const an_sources *sources,
+                      const an_occupancy *occ, an_advice *out)
+{
+    (void)totals;
+    (void)states;
+    memset(out, 0, sizeof *out);
+    size_t cap = 0;
+    const size_t nrules = sizeof stall_rules / sizeof stall_rules[0];
+    an_advice_item found[sizeof stall_rules / sizeof stall_rules[0]];
+    size_t nfound = 0;
+    for (size_t r = 0; r < nrules; r++) {
+        an_advice_item it;
+        if (stall_rule_item(c, stalls, &stall_rules[r], &it) == 0)
+            found[nfound++] = it;
+    }
+    /* Rank by cycles descending; rule order breaks ties (stable insertion). */
+    for (size_t i = 1; i < nfound; i++) {
+        an_advice_item x = found[i];
+        size_t j = i;
+        while (j > 0 && found[j - 1].cycles < x.cycles) {
+            found[j] = found[j - 1];
+            j--;
+        }
+        found[j] = x;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < nfound; i++) {
+        if (rc) {
+            free(found[i].title);
+            free(found[i].action);
+            free(found[i].evidence);
+            continue;
+        }
+        rc = push(out, &cap, &found[i]);
+    }
+    if (rc) {
+        an_advice_free(out);
+        return rc;
+    }
+
+    const an_occ_kernel *k = (occ && occ->nkernels) ? &occ->kernels[occ->primary] : NULL;
+    if (k && occ->modelled && k->grid_limited && k->grid_waves_per_simd >= 0) {
+        an_advice_item it = {0};
+        it.id = "grid";
+        it.share = -1;
+        it.title = dupf("The grid cannot fill the GPU: at most %" PRId64 " waves/SIMD resident, "
+                        "below the resource limit of %u", k->grid_waves_per_simd, k->waves_per_simd);
+        it.action = dupf("Give each CU more workgroups (a larger problem, smaller workgroups or a "
+                         "persistent-grid schedule) before tuning registers; a capture of an "
+                         "underfilled grid also over-weights the prologue and tail.");
+        it.evidence = dupf("%" PRId64 " workgroups over %" PRId64 " CUs = %" PRId64
+                           " per CU (limit %" PRId64 ")", k->workgroups, k->cu_count,
+                           k->wg_per_cu_grid, k->wg_per_cu_limit);
+        if ((rc = push(out, &cap, &it)))
+            goto fail;
+    }
+    if (k && occ->modelled && k->next_waves && k->next_vgpr_max >= 0 && k->limiter[AN_LIM_VGPR]) {
+        an_advice_item it = {0};
+        it.id = "occupancy";
+        it.share = -1;
+        it.title = dupf("Occupancy is VGPR-limited at %u waves/SIMD; %u waves/SIMD needs "
+                        "<= %" PRId64 " VGPRs (have %u)", k->waves_per_simd, k->next_waves,
+                        k->next_vgpr_max, k->v_total);
+        it.action = dupf("Cut %" PRId64 " VGPRs (shorter live ranges, fewer prefetch registers, "
+                         "recompute instead of keep) if the stalls above are latency that more "
+                         "resident waves would hide.", (int64_t)k->v_total - k->next_vgpr_max);
+        it.evidence = dupf("VGPR total %u (source %s), W_vgpr %d, limiter VGPR", k->v_total,
+                           an_occ_source_id(k->source), k->w[AN_LIM_VGPR]);
+        if ((rc = push(out, &cap, &it)))
+            goto fail;
+    } else if (k && occ->modelled && k->next_waves && k->waves_per_simd < 8) {
+        an_advice_item it = {0};
+        it.id = "occupancy";
+        it.share = -1;
+        it.title = dupf("Occupancy is limited by %s at %u waves/SIMD",
+                        an_occ_lim_name(k->primary), k->waves_per_simd);
+        it.action = dupf("Reduce the %s use per workgroup to allow %u waves/SIMD.",
+                         an_occ_lim_name(k->primary), k->next_waves);
+        it.evidence = dupf("W_vgpr %d, W_sgpr %d, W_lds %d, W_wg %d", k->w[AN_LIM_VGPR],
+                           k->w[AN_LIM_SGPR], k->w[AN_LIM_LDS], k->w[AN_LIM_WG]);
+        if ((rc = push(out, &cap, &it)))
+            goto fail;
+    }
+    if (k && k->under_report) {
+        an_advice_item it = {0};
+        it.id = "vgpr_report";
+        it.share = -1;
+        it.title = dupf("rocprofv3 under-reported this kernel's VGPRs: %" PRId64
+                        " reported, the ISA uses %u", k->reported_arch_vgpr, k->isa_v);
+        it.action = dupf("Use the corrected total (%u) for occupancy decisions; rocprofv3 builds "
+                         "without the gfx950 fix report half the allocation and no AGPRs.", k->v_total);
+        it.evidence = dupf("reported arch_vgpr %" PRId64 ", accum_vgpr %" PRId64
+                           ", ISA high-water mark v%u", k->reported_arch_vgpr,
+                           k->reported_accum_vgpr, k->isa_v ? k->isa_v - 1 : 0);
+        if ((rc = push(out, &cap, &it)))
+            goto fail;
+    }
+    if (sources && sources->instruction_rows && sources->mapped_rows == 0) {
+        an_advice_item it = {0};
+        it.id = "mapping";
+        it.share = -1;
+        it.title = dupf("No instruction maps to source (0/%" PRIu64 " rows)", sources->instruction_rows);
+        it.action = dupf("Rebuild the kernel with line tables (debug line info) and re-capture, "
+                         "so hot PCs map to source lines; until then, use the PC ranges.");
+        it.evidence = dupf("the Source column of code.json is empty on every instruction row");
+        if ((rc = push(out, &cap, &it)))
+            goto fail;
+    }
+    return 0;
+fail:
+    an_advice_free(out);
+    return rc;
+}
+
+void an_advice_free(an_advice *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        free(a->items[i].title);
+        free(a->items[i].action);
+        free(a->items[i].evidence);
+    }
+    free(a->items);
+    memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,58 @@
+/* advice.h — ranked recommendations, each tied to evidence from the other
+ * analyses. Deterministic rules, no invented text:
+ *
+ * Stall rules (one per group of kreport stall buckets, analyzer/stalls.h),
+ * fire when the group holds >= AN_ADVICE_MIN_SHARE of the capture's stall
+ * cycles; ranked by cycles descending, then rule order:
+ *   vmem_wait    wait_vmcnt + wait_vmcnt+lgkmcnt
+ *   lgkm_wait    wait_lgkmcnt
+ *   barrier      barrier
+ *   nop          nop
+ *   alu_dep      matrix_dep + valu_dep
+ *   mem_issue    vmem_issue + flat_issue + lds_issue + smem_issue
+ * Each names its top rows (vaddr, ISA, stall, innermost source line).
+ * Structural rules follow, in this order, when their condition holds:
+ *   grid         the grid cannot fill the GPU (occupancy grid_limited)
+ *   occupancy    resource-limited below 8 waves/SIMD: the limiter and the
+ *                next step (VGPRs allowed for one more wave)
+ *   vgpr_report  gfx950 VGPR under-report corrected (§12.3)
+ *   mapping      no instruction row maps to source (compile with line info)
+ */
+#ifndef KR_ANALYZER_ADVICE_H
+#define KR_ANALYZER_ADVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyzer/occupancy.h"
+#include "analyzer/sources.h"
+#include "analyzer/stalls.h"
+#include "analyzer/states.h"
+#include "analyzer/totals.h"
+#include "bundle/model.h"
+
+#define AN_ADVICE_MIN_SHARE 0.05
+#define AN_ADVICE_ROWS 3
+
+typedef struct an_advice_item {
+    const char *id;          /* rule id, see above */
+    char *title;             /* one line with the key figure (malloc) */
+    char *action;            /* what to try (malloc) */
+    char *evidence;          /* the figures and rows behind it (malloc) */
+    uint64_t cycles;         /* stall cycles the rule covers, 0 for structural rules */
+    double share;            /* cycles / total stall, -1 for structural rules */
+    uint32_t rows[AN_ADVICE_ROWS];   /* evidence rows (indices into the code table) */
+    size_t nrows;
+} an_advice_item;
+
+typedef struct an_advice {
+    an_advice_item *items;
+    size_t n;
+} an_advice;
+
+int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_states *states,
+                      const an_stalls *stalls, const an_sources *sources,
+                      const an_occupancy *occ, an_advice *out);
+void an_advice_free(an_advice *a);
+
+#endif

@@ -1,0 +1,41 @@
+/* analysis.h — every single-capture analysis of `kreport analyze`, run in a
+ * fixed order on one capture. The result only points into the capture, which
+ * must outlive it. */
+#ifndef KR_ANALYZER_ANALYSIS_H
+#define KR_ANALYZER_ANALYSIS_H
+
+#include <stddef.h>
+
+#include "analyzer/advice.h"
+#include "analyzer/classes.h"
+#include "analyzer/hotspots.h"
+#include "analyzer/occupancy.h"
+#include "analyzer/sources.h"
+#include "analyzer/stalls.h"
+#include "analyzer/states.h"
+#include "analyzer/totals.h"
+#include "bundle/model.h"
+
+typedef struct an_analysis_opts {
+    size_t top;              /* hotspot entries per list (--top) */
+    size_t context;          /* disassembly context rows each side */
+    const char *target;      /* --target override, NULL to detect */
+} an_analysis_opts;
+
+typedef struct an_analysis {
+    const kr_capture *cap;
+    an_totals totals;
+    an_states states;
+    an_classes classes;
+    an_stalls stalls;
+    an_hotspots hotspots;
+    an_sources sources;
+    an_occupancy occupancy;
+    an_advice advice;
+} an_analysis;
+
+/* 0 or KR_INTERNAL (allocation). On failure out holds nothing to free. */
+int an_analyze(const kr_capture *c, const an_analysis_opts *opts, an_analysis *out);
+void an_analysis_free(an_analysis *a);
+
+#endif

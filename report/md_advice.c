@@ -1,0 +1,43 @@
+/* md_advice.c — the "Recommendations" section and its analysis.json array. */
+#include "common/fmt.h"
+#include "report/report.h"
+#include "report/sections.h"
+#include "report/templates.h"
+
+void rep_md_advice(rep_doc *d, const an_advice *const *r, const char *const *labels, size_t n)
+{
+    rep_heading(d, 2, "Recommendations");
+    const char *t = rep_template("advice.md", NULL);
+    if (t)
+        rep_raw(d, t);
+    for (size_t i = 0; i < n; i++) {
+        if (n > 1)
+            rep_heading(d, 3, "%s", rep_md_escape(d, labels[i]));
+        if (r[i]->n == 0) {
+            rep_para(d, "No rule fired: no stall group reaches %.0f %% of the stall cycles and no "
+                        "structural limit was found.", 100.0 * AN_ADVICE_MIN_SHARE);
+            continue;
+        }
+        for (size_t k = 0; k < r[i]->n; k++) {
+            const an_advice_item *it = &r[i]->items[k];
+            rep_item(d, 1, "**%s** %s *Evidence:* %s. `[%s]`", rep_md_escape(d, it->title),
+                     rep_md_escape(d, it->action), rep_md_escape(d, it->evidence), it->id);
+        }
+    }
+}
+
+json_t *rep_json_advice(const an_advice *r)
+{
+    json_t *arr = json_array();
+    for (size_t k = 0; k < r->n; k++) {
+        const an_advice_item *it = &r->items[k];
+        json_t *rows = json_array();
+        for (size_t j = 0; j < it->nrows; j++)
+            json_array_append_new(rows, json_integer(it->rows[j]));
+        json_array_append_new(arr, json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:o, s:o}",
+            "rank", (json_int_t)(k + 1), "id", it->id, "title", it->title, "action", it->action,
+            "evidence", it->evidence, "stall_cycles", (json_int_t)it->cycles,
+            "share", it->share < 0 ? json_null() : json_real(it->share), "rows", rows));
+    }
+    return arr;
+}

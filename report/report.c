@@ -1,0 +1,466 @@
+/* report.c — REPORT.md, analysis.json and the CSVs of `kreport analyze`.
+ *
+ * Section order of REPORT.md is fixed: header (kernel, target, captures,
+ * clocks), capture facts, wave states, instruction classes, stalls,
+ * occupancy, hotspots, source lines, recommendations, files and re-run. */
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/file.h"
+#include "common/fmt.h"
+#include "report/doc.h"
+#include "report/sections.h"
+#include "report/templates.h"
+
+/* ---- facts derived from the capture (shared by Markdown and JSON) ---- */
+
+typedef struct facts {
+    const char *kernel;          /* first label's symbol without "; " */
+    size_t nses;
+    uint32_t ses[64];
+    uint64_t span_raw;           /* max(end) - min(begin), raw clocks */
+    uint64_t span_aligned;       /* the same after §7.4 offsets; = raw when not aligned */
+    int aligned;
+    double clock_mhz;            /* 0 when unknown */
+    uint64_t wave_bytes;
+} facts;
+
+static void facts_of(const kr_capture *c, facts *f)
+{
+    memset(f, 0, sizeof *f);
+    f->kernel = NULL;
+    for (size_t i = 0; i < c->nrows; i++)
+        if (c->rows[i].is_label) {
+            const char *s = c->rows[i].isa + 1;
+            while (*s == ' ')
+                s++;
+            f->kernel = s;
+            break;
+        }
+    uint64_t lo = UINT64_MAX, hi = 0;
+    int64_t alo = INT64_MAX, ahi = INT64_MIN;
+    f->aligned = c->realtime.aligned;
+    for (size_t w = 0; w < c->nwaves; w++) {
+        const kr_wave *wv = &c->waves[w];
+        int seen = 0;
+        for (size_t s = 0; s < f->nses; s++)
+            seen |= f->ses[s] == wv->se;
+        if (!seen && f->nses < 64)
+            f->ses[f->nses++] = wv->se;
+        if (wv->begin < lo)
+            lo = wv->begin;
+        if (wv->end > hi)
+            hi = wv->end;
+        int64_t off = (f->aligned && wv->se < 64) ? c->realtime.se_offset[wv->se] : 0;
+        if ((int64_t)wv->begin + off < alo)
+            alo = (int64_t)wv->begin + off;
+        if ((int64_t)wv->end + off > ahi)
+            ahi = (int64_t)wv->end + off;
+        f->wave_bytes += wv->bytes;
+    }
+    for (size_t i = 1; i < f->nses; i++)       /* sort SE ids */
+        for (size_t j = i; j > 0 && f->ses[j - 1] > f->ses[j]; j--) {
+            uint32_t t = f->ses[j];
+            f->ses[j] = f->ses[j - 1];
+            f->ses[j - 1] = t;
+        }
+    if (c->nwaves) {
+        f->span_raw = hi > lo ? hi - lo : 0;
+        f->span_aligned = ahi > alo ? (uint64_t)(ahi - alo) : 0;
+    }
+    f->clock_mhz = c->realtime.clock_hz / 1e6;
+}
+
+static const char *kernel_name(const an_analysis *a)
+{
+    facts f;
+    facts_of(a->cap, &f);
+    return f.kernel ? f.kernel : "unknown kernel";
+}
+
+/* ---- Markdown ---- */
+
+static const char *u64s(rep_doc *d, uint64_t v) { return rep_fmt(d, "%" PRIu64, v); }
+
+static void header(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n,
+                   const rep_meta *meta)
+{
+    rep_heading(d, 1, "%s — thread-trace analysis", rep_md_escape(d, kernel_name(a[0])));
+    const an_occupancy *o = &a[0]->occupancy;
+    rep_para(d, "Kernel %s on **%s** (target from %s, gfxip %" PRId64 "). %s %zu capture%s, analyzed by kreport %s.",
+             rep_md_code(d, kernel_name(a[0])), rep_md_escape(d, o->target ? o->target : "unknown"),
+             rep_md_escape(d, o->target_source ? o->target_source : "nothing"), a[0]->cap->gfxip,
+             meta && meta->example ? rep_fmt(d, "Example %s:", rep_md_code(d, meta->example)) : "Input:",
+             n, n == 1 ? "" : "s", KREPORT_VERSION);
+    rep_table *t = rep_table_new(d, "llrrrl", "capture", "folder", "waves", "span (cycles)",
+                                 "shader clock", "results", (const char *)NULL);
+    for (size_t i = 0; i < n; i++) {
+        const kr_capture *c = a[i]->cap;
+        facts f;
+        facts_of(c, &f);
+        char clk[32];
+        rep_table_row(t, rep_md_escape(d, labels[i]), rep_md_code(d, c->folder),
+                      u64s(d, c->nwaves), u64s(d, f.aligned ? f.span_aligned : f.span_raw),
+                      f.clock_mhz > 0 ? rep_fmt(d, "%s MHz", kr_fmt_fixed(clk, sizeof clk, f.clock_mhz, 2))
+                                      : "unknown (no realtime.json)",
+                      c->results ? rep_md_code(d, kr_path_base(c->results->path)) : "none found",
+                      (const char *)NULL);
+    }
+}
+
+static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n)
+{
+    rep_heading(d, 2, "Capture facts");
+    const char *t = rep_template("facts.md", NULL);
+    if (t)
+        rep_raw(d, t);
+    char align[40] = "l";
+    const char *hdr[33] = {"fact"};
+    for (size_t i = 0; i < n && i < 31; i++) {
+        hdr[i + 1] = rep_md_escape(d, labels[i]);
+        strcat(align, "r");
+    }
+    rep_table *tb = rep_table_new(d, align, hdr[0], hdr[1], hdr[2], hdr[3], hdr[4], hdr[5], hdr[6],
+                                  hdr[7], hdr[8], (const char *)NULL);
+    size_t ncol = n < 8 ? n : 8;
+    enum { F_FOLDER, F_AGENT, F_GFXIP, F_TARGET, F_SES, F_WAVES, F_STATIC, F_RECORDS, F_HIT, F_MAPPED,
+           F_SPAN_RAW, F_SPAN_AL, F_CLOCK, F_US, F_LAT, F_STALL, F_IDLE, F_COUNT };
+    static const char *names[F_COUNT] = {
+        "folder", "agent handle / dispatch", "gfxip", "target", "shader engines (SE ids)", "waves",
+        "static instructions", "dynamic records", "Σ Hit (code.json)", "rows mapped to source",
+        "span, raw SE clocks (cycles)", "span, SE clocks aligned (cycles)", "measured shader clock",
+        "span (µs)", "Σ Latency (cycles)", "Σ Stall (cycles)", "Σ Idle (cycles)"};
+    for (int r = 0; r < F_COUNT; r++) {
+        const char *cells[9] = {names[r]};
+        for (size_t i = 0; i < ncol; i++) {
+            const an_analysis *x = a[i];
+            const kr_capture *c = x->cap;
+            facts f;
+            facts_of(c, &f);
+            char b[64];
+            const char *v = "";
+            switch (r) {
+            case F_FOLDER: v = rep_md_code(d, c->folder); break;
+            case F_AGENT: v = c->name_matched ? rep_fmt(d, "%" PRIu64 " / %" PRIu64, c->agent_handle, c->dispatch_id)
+                                              : "not in the folder name"; break;
+            case F_GFXIP: v = rep_fmt(d, "%" PRId64, c->gfxip); break;
+            case F_TARGET: v = rep_fmt(d, "%s (%s)", rep_md_escape(d, x->occupancy.target ? x->occupancy.target : "unknown"),
+                                       rep_md_escape(d, x->occupancy.target_source ? x->occupancy.target_source : "none")); break;
+            case F_SES: {
+                kr_buf sb;
+                kr_buf_init(&sb);
+                kr_buf_printf(&sb, "%zu (", f.nses);
+                for (size_t s = 0; s < f.nses; s++)
+                    kr_buf_printf(&sb, "%s%u", s ? ", " : "", f.ses[s]);
+                kr_buf_puts(&sb, ")");
+                v = rep_fmt(d, "%s", kr_buf_cstr(&sb));
+                kr_buf_free(&sb);
+                break;
+            }
+            case F_WAVES: v = u64s(d, c->nwaves); break;
+            case F_STATIC: v = u64s(d, x->totals.rows); break;
+            case F_RECORDS: v = u64s(d, x->totals.records); break;
+            case F_HIT: v = u64s(d, x->totals.hit); break;
+            case F_MAPPED: v = rep_fmt(d, "%" PRIu64 " / %" PRIu64, x->sources.mapped_rows, x->sources.instruction_rows); break;
+            case F_SPAN_RAW: v = u64s(d, f.span_raw); break;
+            case F_SPAN_AL: v = f.aligned ? u64s(d, f.span_aligned) : "not aligned (no realtime.json)"; break;
+            case F_CLOCK: v = f.clock_mhz > 0 ? rep_fmt(d, "%s MHz", kr_fmt_fixed(b, sizeof b, f.clock_mhz, 2)) : "unknown"; break;
+            case F_US: v = f.clock_mhz > 0 ? kr_fmt_fixed(b, sizeof b, (double)(f.aligned ? f.span_aligned : f.span_raw) / f.clock_mhz, 2) : "unknown";
+                       v = rep_fmt(d, "%s", v); break;
+            case F_LAT: v = u64s(d, x->totals.latency); break;
+            case F_STALL: v = u64s(d, x->totals.stall); break;
+            case F_IDLE: v = u64s(d, x->totals.idle); break;
+            }
+            cells[i + 1] = v;
+        }
+        rep_table_rowv(tb, cells, ncol + 1);
+    }
+    if (n > 8)
+        rep_para(d, "Only the first 8 captures are shown side by side; analysis.json has all %zu.", n);
+}
+
+static void files_section(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n,
+                          const rep_meta *meta)
+{
+    rep_heading(d, 2, "Files and how to re-run");
+    rep_table *t = rep_table_new(d, "lll", "capture", "beside the capture", "files not named by the format",
+                                 (const char *)NULL);
+    for (size_t i = 0; i < n; i++) {
+        const kr_capture *c = a[i]->cap;
+        kr_buf b;
+        kr_buf_init(&b);
+        if (c->results)
+            kr_buf_printf(&b, "results.json `%s`", kr_path_base(c->results->path));
+        if (c->kernel_trace)
+            kr_buf_printf(&b, "%skernel_trace `%s`", b.len ? ", " : "", kr_path_base(c->kernel_trace->path));
+        if (c->agent_info)
+            kr_buf_printf(&b, "%sagent_info `%s`", b.len ? ", " : "", kr_path_base(c->agent_info->path));
+        if (c->kernel_stats)
+            kr_buf_printf(&b, "%skernel_stats `%s`", b.len ? ", " : "", kr_path_base(c->kernel_stats->path));
+        if (!b.len)
+            kr_buf_puts(&b, "none found");
+        kr_buf e;
+        kr_buf_init(&e);
+        for (size_t k = 0; k < c->nextra_files; k++)
+            kr_buf_printf(&e, "%s`%s`", k ? ", " : "", c->extra_files[k]);
+        if (!e.len)
+            kr_buf_puts(&e, "none");
+        rep_table_row(t, rep_md_escape(d, labels[i]), rep_fmt(d, "%s", kr_buf_cstr(&b)),
+                      rep_fmt(d, "%s", kr_buf_cstr(&e)), (const char *)NULL);
+        kr_buf_free(&b);
+        kr_buf_free(&e);
+    }
+    rep_para(d, "Outputs: `REPORT.md` (this file), `analysis.json` (schema `kreport.analysis` version 1), "
+                "`hotspots.csv`, `source_lines.csv`.");
+    if (meta && meta->rerun)
+        rep_code(d, "sh", meta->rerun);
+}
+
+int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels, size_t n,
+                          const rep_meta *meta, kr_buf *out)
+{
+    if (n == 0)
+        return 0;
+    rep_doc *d = rep_doc_new();
+    if (!d)
+        return 5;
+    const an_states *st[n];
+    const an_classes *cl[n];
+    const an_stalls *sl[n];
+    const an_hotspots *hs[n];
+    const an_sources *so[n];
+    const an_occupancy *oc[n];
+    const an_advice *ad[n];
+    for (size_t i = 0; i < n; i++) {
+        st[i] = &a[i]->states;
+        cl[i] = &a[i]->classes;
+        sl[i] = &a[i]->stalls;
+        hs[i] = &a[i]->hotspots;
+        so[i] = &a[i]->sources;
+        oc[i] = &a[i]->occupancy;
+        ad[i] = &a[i]->advice;
+    }
+    header(d, a, labels, n, meta);
+    capture_facts(d, a, labels, n);
+    rep_md_states(d, st, labels, n);
+    rep_md_classes(d, cl, labels, n);
+    rep_md_stalls(d, sl, labels, n);
+    rep_md_occupancy(d, oc, labels, n);
+    rep_md_hotspots(d, hs, labels, n);
+    rep_md_sources(d, so, labels, n);
+    rep_md_advice(d, ad, labels, n);
+    files_section(d, a, labels, n, meta);
+    rep_doc_markdown(d, out);
+    rep_doc_free(d);
+    return out->oom ? 5 : 0;
+}
+
+/* ---- analysis.json ---- */
+
+static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
+static json_t *jstr_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+static json_t *capture_json(const an_analysis *x, const char *label)
+{
+    const kr_capture *c = x->cap;
+    facts f;
+    facts_of(c, &f);
+    json_t *ses = json_array();
+    for (size_t s = 0; s < f.nses; s++)
+        json_array_append_new(ses, jint(f.ses[s]));
+    const an_occupancy *o = &x->occupancy;
+    const an_occ_kernel *k = o->nkernels ? &o->kernels[o->primary] : NULL;
+    json_t *occ = json_object();
+    json_object_set_new(occ, "source", k ? json_string(an_occ_source_id(k->source)) : json_null());
+    json_object_set_new(occ, "vgpr_reported", k && k->reported_arch_vgpr >= 0 ? json_integer(k->reported_arch_vgpr) : json_null());
+    json_object_set_new(occ, "vgpr_total", k ? jint(k->v_total) : json_null());
+    json_object_set_new(occ, "vgpr_isa_mark", k ? jint(k->isa_v) : json_null());
+    json_object_set_new(occ, "vgpr_under_report", k ? json_boolean(k->under_report) : json_null());
+    json_object_set_new(occ, "agpr", k && k->reported_accum_vgpr >= 0 ? json_integer(k->reported_accum_vgpr) : json_null());
+    json_object_set_new(occ, "sgpr", k && k->reported_sgpr >= 0 ? json_integer(k->reported_sgpr) : json_null());
+    json_object_set_new(occ, "lds_bytes", k && k->lds_bytes >= 0 ? json_integer(k->lds_bytes) : json_null());
+    json_object_set_new(occ, "wg_size", k && k->wg_size >= 0 ? json_integer(k->wg_size) : json_null());
+    json_object_set_new(occ, "waves_per_simd", k && o->modelled ? jint(k->waves_per_simd) : json_null());
+    if (k && o->modelled) {
+        json_t *lims = json_array();
+        for (int l = 0; l < AN_LIM_COUNT; l++)
+            if (k->limiter[l])
+                json_array_append_new(lims, json_string(an_occ_lim_id((an_occ_lim)l)));
+        json_object_set_new(occ, "limiter", lims);
+    } else {
+        json_object_set_new(occ, "limiter", json_null());
+    }
+    if (k && o->modelled && k->next_waves && k->next_vgpr_max >= 0)
+        json_object_set_new(occ, "next_step", json_pack("{s:i, s:I, s:i}", "waves_per_simd", (int)k->next_waves,
+                            "vgpr_max", (json_int_t)k->next_vgpr_max, "vgpr_have", (int)k->v_total));
+    else
+        json_object_set_new(occ, "next_step", json_null());
+    const an_occ_achieved *ac = &o->achieved;
+    json_object_set_new(occ, "achieved_max_waves_per_simd", ac->present && ac->has_target ? jint(ac->target_max_per_simd) : json_null());
+    json_object_set_new(occ, "achieved_mean_waves_per_simd", ac->present && ac->has_target ? json_real(ac->target_mean_per_simd) : json_null());
+    json_object_set_new(occ, "verdict", jstr_or_null(o->verdict));
+
+    json_t *buckets = json_array();
+    for (size_t b = 0; b < x->stalls.nhub_seen; b++)
+        json_array_append_new(buckets, json_pack("{s:s, s:I}", "bucket", an_hub_bucket_key(x->stalls.hub[b].bucket),
+                                                 "stall", (json_int_t)x->stalls.hub[b].stall));
+    const an_sources *so = &x->sources;
+    json_t *mapping = json_pack("{s:I, s:I, s:I, s:o, s:o}", "mapped", (json_int_t)so->mapped_rows,
+                                "rows", (json_int_t)so->instruction_rows, "distinct_lines", (json_int_t)so->distinct_lines,
+                                "top1_share", so->has_top1 ? json_real(so->top1_share) : json_null(),
+                                "effective_lines", so->has_effective ? json_real(so->effective_lines) : json_null());
+    json_t *ws = json_object();
+    for (unsigned s = 0; s < KR_STATE_COUNT; s++) {
+        static const char *keys[] = {"empty", "idle", "exec", "wait", "stall"};
+        json_object_set_new(ws, keys[s], jint(x->states.all.raw[s]));
+    }
+    json_t *capture = json_object();
+    json_object_set_new(capture, "label", json_string(label));
+    json_object_set_new(capture, "folder", json_string(c->folder));
+    json_object_set_new(capture, "agent_handle", c->name_matched ? jint(c->agent_handle) : json_null());
+    json_object_set_new(capture, "dispatch_id", c->name_matched ? jint(c->dispatch_id) : json_null());
+    json_object_set_new(capture, "waves", jint(c->nwaves));
+    json_object_set_new(capture, "shader_engines", ses);
+    json_object_set_new(capture, "span_cycles_raw", jint(f.span_raw));
+    json_object_set_new(capture, "span_cycles_aligned", f.aligned ? jint(f.span_aligned) : json_null());
+    json_object_set_new(capture, "clock_mhz", f.clock_mhz > 0 ? json_real(f.clock_mhz) : json_null());
+    json_object_set_new(capture, "span_us", f.clock_mhz > 0 ? json_real((double)(f.aligned ? f.span_aligned : f.span_raw) / f.clock_mhz) : json_null());
+    json_object_set_new(capture, "results_json", c->results ? json_string(kr_path_base(c->results->path)) : json_null());
+
+    json_t *top = json_object();
+    json_object_set_new(top, "kernel", jstr_or_null(f.kernel));
+    json_object_set_new(top, "target", jstr_or_null(o->target));
+    json_object_set_new(top, "target_source", jstr_or_null(o->target_source));
+    json_object_set_new(top, "gfxip", json_integer(c->gfxip));
+    json_object_set_new(top, "capture", capture);
+    json_object_set_new(top, "totals", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+        "records", (json_int_t)x->totals.records, "records_unknown_pc", (json_int_t)x->totals.records_unknown,
+        "rows", (json_int_t)x->totals.rows, "hit", (json_int_t)x->totals.hit, "latency", (json_int_t)x->totals.latency,
+        "stall", (json_int_t)x->totals.stall, "idle", (json_int_t)x->totals.idle));
+    json_object_set_new(top, "wave_states", ws);
+    json_object_set_new(top, "states", rep_json_states(&x->states));
+    json_object_set_new(top, "classes", rep_json_classes(&x->classes));
+    json_object_set_new(top, "stall_buckets", buckets);
+    json_object_set_new(top, "stalls", rep_json_stalls(&x->stalls));
+    json_object_set_new(top, "hotspots", rep_json_hotspots(&x->hotspots));
+    json_object_set_new(top, "source_lines", rep_json_sources(&x->sources));
+    json_object_set_new(top, "mapping", mapping);
+    json_object_set_new(top, "occupancy", occ);
+    json_object_set_new(top, "occupancy_detail", rep_json_occupancy(&x->occupancy));
+    json_object_set_new(top, "advice", rep_json_advice(&x->advice));
+    return top;
+}
+
+int rep_analysis_json(const an_analysis *const *a, const char *const *labels, size_t n,
+                      const rep_meta *meta, kr_buf *out)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema", json_string("kreport.analysis"));
+    json_object_set_new(root, "schema_version", json_integer(1));
+    json_object_set_new(root, "kreport_version", json_string(KREPORT_VERSION));
+    json_object_set_new(root, "input", jstr_or_null(meta ? meta->input : NULL));
+    if (meta && meta->example) {
+        json_object_set_new(root, "example", json_string(meta->example));
+        json_t *caps = json_array();
+        for (size_t i = 0; i < n; i++)
+            json_array_append_new(caps, capture_json(a[i], labels[i]));
+        json_object_set_new(root, "captures", caps);
+    } else if (n >= 1) {
+        json_t *one = capture_json(a[0], labels[0]);
+        json_object_update(root, one);
+        json_decref(one);
+    }
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    if (!s)
+        return 5;
+    kr_buf_puts(out, s);
+    kr_buf_putc(out, '\n');
+    free(s);
+    return out->oom ? 5 : 0;
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(kr_buf *b, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        kr_buf_putc(b, '"');
+        for (; *s; s++) {
+            if (*s == '"')
+                kr_buf_putc(b, '"');
+            kr_buf_putc(b, *s);
+        }
+        kr_buf_putc(b, '"');
+    } else {
+        kr_buf_puts(b, s);
+    }
+}
+
+static void source_of(const kr_code_row *r, kr_buf *b)
+{
+    kr_buf_reset(b);
+    kr_buf_puts(b, r->source ? r->source : "");
+}
+
+int rep_hotspots_csv(const an_analysis *const *a, const char *const *labels, size_t n, kr_buf *out)
+{
+    kr_buf_puts(out, "capture,list,rank,row,line,vaddr,isa,class,hub_bucket,stall_kind,hit,latency,stall,idle,"
+                     "mean_latency,mean_stall,source\r\n");
+    kr_buf src;
+    kr_buf_init(&src);
+    for (size_t i = 0; i < n; i++) {
+        const an_hotspots *h = &a[i]->hotspots;
+        for (int list = 0; list < 2; list++) {
+            const an_hot *v = list == 0 ? h->by_stall : h->by_latency;
+            size_t nv = list == 0 ? h->nby_stall : h->nby_latency;
+            for (size_t k = 0; k < nv; k++) {
+                const an_hot *e = &v[k];
+                const kr_code_row *r = &h->rows[e->row];
+                csv_field(out, labels[i]);
+                kr_buf_printf(out, ",%s,%zu,%u,%u,%" PRIu64 ",", list == 0 ? "stall" : "latency", k + 1,
+                              e->row, e->line, e->vaddr);
+                csv_field(out, r->isa);
+                kr_buf_printf(out, ",%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+                              kr_class_name(e->cls), an_hub_bucket_key(e->hub_bucket), an_stall_kind_key(e->kind),
+                              e->hit, e->latency, e->stall, e->idle);
+                if (e->has_mean)
+                    kr_buf_printf(out, "%.2f,%.2f,", e->mean_latency, e->mean_stall);
+                else
+                    kr_buf_puts(out, ",,");
+                source_of(r, &src);
+                csv_field(out, kr_buf_cstr(&src));
+                kr_buf_puts(out, "\r\n");
+            }
+        }
+    }
+    kr_buf_free(&src);
+    return out->oom ? 5 : 0;
+}
+
+int rep_source_lines_csv(const an_analysis *const *a, const char *const *labels, size_t n, kr_buf *out)
+{
+    kr_buf_puts(out, "capture,rank,path,line,incl_rows,incl_hit,incl_latency,incl_stall,incl_idle,"
+                     "excl_rows,excl_hit,excl_latency,excl_stall,excl_idle,snapshot,status\r\n");
+    for (size_t i = 0; i < n; i++) {
+        const an_sources *s = &a[i]->sources;
+        for (size_t k = 0; k < s->nlines; k++) {
+            const an_src_line *l = &s->lines[k];
+            csv_field(out, labels[i]);
+            kr_buf_printf(out, ",%zu,", k + 1);
+            csv_field(out, l->path ? l->path : "");
+            kr_buf_printf(out, ",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                               ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+                          l->line, l->incl_rows, l->incl.hit, l->incl.latency, l->incl.stall, l->incl.idle,
+                          l->excl_rows, l->excl.hit, l->excl.latency, l->excl.stall, l->excl.idle);
+            csv_field(out, l->copy ? l->copy : "");
+            kr_buf_printf(out, ",%s\r\n", an_src_why_id(l->why));
+        }
+    }
+    return out->oom ? 5 : 0;
+}
