@@ -660,7 +660,6 @@ static int achieved(const kr_capture *c, uint32_t simds_per_cu, an_occ_achieved 
     }
 
     /* Per CU results, then the low-occupancy pass over the same events. */
-    double mean_min = 0, mean_max = 0;
     int mean_set = 0;
     size_t ntarget = 0;
     for (size_t s = 0; s < o->nses && !rc; s++) {
@@ -683,11 +682,17 @@ static int achieved(const kr_capture *c, uint32_t simds_per_cu, an_occ_achieved 
             if (cu->max_waves > a->max_per_cu)
                 a->max_per_cu = cu->max_waves;
             uint64_t span = s1 > s0 ? s1 - s0 : 0;
-            cu->mean_per_simd = span ? (double)cu->wave_cycles / ((double)span * simds_per_cu) : 0.0;
-            if (!mean_set || cu->mean_per_simd < mean_min)
-                mean_min = cu->mean_per_simd;
-            if (!mean_set || cu->mean_per_simd > mean_max)
-                mean_max = cu->mean_per_simd;
+            uint64_t own = cu->last > cu->first ? cu->last - cu->first : 0;
+            cu->mean_per_simd = own ? (double)cu->wave_cycles / ((double)own * simds_per_cu) : 0.0;
+            cu->mean_per_simd_span = span ? (double)cu->wave_cycles / ((double)span * simds_per_cu) : 0.0;
+            if (!mean_set || cu->mean_per_simd < a->cu_mean_min)
+                a->cu_mean_min = cu->mean_per_simd;
+            if (!mean_set || cu->mean_per_simd > a->cu_mean_max)
+                a->cu_mean_max = cu->mean_per_simd;
+            if (!mean_set || cu->mean_per_simd_span < a->cu_span_mean_min)
+                a->cu_span_mean_min = cu->mean_per_simd_span;
+            if (!mean_set || cu->mean_per_simd_span > a->cu_span_mean_max)
+                a->cu_span_mean_max = cu->mean_per_simd_span;
             mean_set = 1;
             cs->low_prev = s0;
             if (cu->target)
@@ -727,8 +732,6 @@ static int achieved(const kr_capture *c, uint32_t simds_per_cu, an_occ_achieved 
             }
         }
     }
-    a->cu_mean_min = mean_min;
-    a->cu_mean_max = mean_max;
     a->ncus = ncu;
     a->low_fraction = a->low_total ? (double)a->low_cycles / (double)a->low_total : 0.0;
 

@@ -22,9 +22,10 @@
  * - Target CU: the CU id of the traced waves (most frequent, ties lowest),
  *   taken in every SE whose occupancy has rows for it. Per SIMD: max and the
  *   time-weighted mean over that CU's [first start, last end].
- * - Per CU: mean waves per SIMD over the dispatch span (aligned: global
- *   [first start, last end] over all SEs; unaligned: the CU's own SE span);
- *   the spread is the min/max of those means.
+ * - Per CU: mean waves per SIMD over the CU's own [first start, last end]
+ *   (§6.3; the spread is the min/max of those means) and over the dispatch
+ *   span (aligned: global [first start, last end] over all SEs; unaligned:
+ *   the span of the CU's SE), which also counts the time a CU sat empty.
  * - Low-occupancy fraction (kreport's own): over the target CUs, Σ cycles of
  *   the dispatch span during which a target CU had fewer than half of its own
  *   peak resident waves (2 × resident < peak) / Σ span lengths.
@@ -124,7 +125,8 @@ typedef struct an_occ_cu {
     uint32_t max_per_simd;
     uint64_t first, last;            /* first start, last end (aligned if aligned) */
     uint64_t wave_cycles;            /* ∫ resident dt over all SIMDs */
-    double mean_per_simd;            /* wave_cycles / (span × SIMDs) */
+    double mean_per_simd;            /* wave_cycles / ((last − first) × SIMDs) */
+    double mean_per_simd_span;       /* wave_cycles / (dispatch span × SIMDs) */
     uint64_t low_cycles;             /* span cycles with 2 × resident < max_waves */
 } an_occ_cu;
 
@@ -147,7 +149,8 @@ typedef struct an_occ_achieved {
     uint32_t target_max_per_simd;
     double target_mean_per_simd;     /* Σ target SIMD wave-cycles / Σ (CU window × SIMDs) */
     uint32_t max_per_simd, max_per_cu, max_per_se;   /* over every CU in the file */
-    double cu_mean_min, cu_mean_max;
+    double cu_mean_min, cu_mean_max;             /* of mean_per_simd */
+    double cu_span_mean_min, cu_span_mean_max;   /* of mean_per_simd_span */
     uint64_t span_first, span_last;  /* dispatch span (aligned: global; else min/max raw) */
     uint64_t low_cycles, low_total;  /* target CUs: under half their peak / Σ spans */
     double low_fraction;             /* low_cycles / low_total, 0 when low_total = 0 */

@@ -153,8 +153,9 @@ json_t *rep_json_classes(const an_classes *r)
             json_object_set_new(cats, kr_cat_name(cat),
                                 r->records_kept ? jint(s->records_by_cat[cat]) : json_null());
         json_object_set_new(c, "records_by_category", cats);
-        json_object_set_new(c, "records_other_category", r->records_kept ? jint(s->records_other_cat) : json_null());
-        json_object_set_new(c, "records_incompatible", r->records_kept ? jint(s->records_incompatible) : json_null());
+        int kept = r->records_kept;
+        json_object_set_new(c, "records_other_category", kept ? jint(s->records_other_cat) : json_null());
+        json_object_set_new(c, "records_incompatible", kept ? jint(s->records_incompatible) : json_null());
         json_array_append_new(arr, c);
     }
     json_object_set_new(o, "classes", arr);

@@ -59,7 +59,7 @@ static void list(rep_doc *d, const an_hotspots *h, const an_hot *v, size_t n, in
     for (size_t i = 0; i < n; i++) {
         const an_hot *e = &v[i];
         const kr_code_row *r = &h->rows[e->row];
-        rep_table_row(t, num(d, i + 1), num(d, e->line), num(d, e->vaddr), rep_md_code(d, r->isa),
+        rep_table_row(t, num(d, i + 1), num(d, e->line), num(d, e->vaddr), rep_md_code(d, r->isa ? r->isa : ""),
                       num(d, e->hit), num(d, by_stall ? e->stall : e->latency),
                       mean(d, e, by_stall ? e->mean_stall : e->mean_latency),
                       num(d, by_stall ? e->latency : e->stall), num(d, e->idle),
@@ -134,7 +134,7 @@ void rep_md_hotspots(rep_doc *d, const an_hotspots *const *r, const char *const 
             const an_hot *e = &h->by_stall[k];
             const kr_code_row *row = &h->rows[e->row];
             rep_para(d, "**%zu.** %s at vaddr %s (line %s): stall %s over %s executions (%s per execution), %s.",
-                     k + 1, rep_md_code(d, row->isa), num(d, e->vaddr), num(d, e->line),
+                     k + 1, rep_md_code(d, row->isa ? row->isa : ""), num(d, e->vaddr), num(d, e->line),
                      num(d, e->stall), num(d, e->hit), mean(d, e, e->mean_stall), bucket_cell(d, e));
             listing(d, h, e);
         }

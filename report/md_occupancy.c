@@ -257,8 +257,10 @@ static void achieved_table(rep_doc *d, const an_occupancy *const *r, const char 
     AROW("max waves per CU", rep_fmt(d, "%u", a->max_per_cu));
     AROW("max waves per SE", rep_fmt(d, "%u", a->max_per_se));
     AROW("CUs seen", rep_fmt(d, "%zu", a->ncus));
-    AROW("per-CU mean waves per SIMD (min – max)",
+    AROW("per-CU mean waves per SIMD while active (min – max)",
          rep_fmt(d, "%s – %s", fixed(d, a->cu_mean_min, 2), fixed(d, a->cu_mean_max, 2)));
+    AROW("per-CU mean waves per SIMD over the dispatch (min – max)",
+         rep_fmt(d, "%s – %s", fixed(d, a->cu_span_mean_min, 2), fixed(d, a->cu_span_mean_max, 2)));
     AROW("dispatch span (cycles)",
          rep_fmt(d, "%" PRIu64 " (%s)", a->span_last - a->span_first, a->aligned ? "SE-aligned" : "raw, not aligned"));
     AROW("target CU below half its peak",
@@ -432,6 +434,8 @@ static json_t *achieved_json(const an_occ_achieved *a)
     json_object_set_new(o, "max_waves_per_se", p ? u64j(a->max_per_se) : json_null());
     json_object_set_new(o, "cu_mean_waves_per_simd_min", p ? json_real(a->cu_mean_min) : json_null());
     json_object_set_new(o, "cu_mean_waves_per_simd_max", p ? json_real(a->cu_mean_max) : json_null());
+    json_object_set_new(o, "cu_span_mean_waves_per_simd_min", p ? json_real(a->cu_span_mean_min) : json_null());
+    json_object_set_new(o, "cu_span_mean_waves_per_simd_max", p ? json_real(a->cu_span_mean_max) : json_null());
     json_object_set_new(o, "span_first", p ? u64j(a->span_first) : json_null());
     json_object_set_new(o, "span_last", p ? u64j(a->span_last) : json_null());
     json_object_set_new(o, "low_cycles", p && a->has_target ? u64j(a->low_cycles) : json_null());
@@ -462,6 +466,7 @@ static json_t *achieved_json(const an_occ_achieved *a)
         json_object_set_new(x, "last", u64j(c->last));
         json_object_set_new(x, "wave_cycles", u64j(c->wave_cycles));
         json_object_set_new(x, "mean_waves_per_simd", json_real(c->mean_per_simd));
+        json_object_set_new(x, "mean_waves_per_simd_span", json_real(c->mean_per_simd_span));
         json_object_set_new(x, "low_cycles", u64j(c->low_cycles));
         json_array_append_new(cus, x);
     }

@@ -130,7 +130,7 @@ static void kind_tops(rep_doc *d, const an_stalls *r)
         for (size_t j = 0; j < b->ntop && j < MD_TOP_PER_BUCKET; j++) {
             const kr_code_row *row = &r->rows[b->top[j]];
             rep_table_row(t, j == 0 ? rep_md_code(d, an_stall_kind_key(kind)) : "",
-                          num(d, row->vaddr), rep_md_code(d, row->isa), num(d, row->hit),
+                          num(d, row->vaddr), rep_md_code(d, row->isa ? row->isa : ""), num(d, row->hit),
                           num(d, row->stall), pct(d, row->stall, b->stall), (const char *)NULL);
         }
     }
@@ -320,7 +320,8 @@ json_t *rep_json_stalls(const an_stalls *r)
     json_t *top = json_array();
     for (size_t i = 0; i < r->nhub_top && i < JSON_TOP; i++) {
         json_t *e = row_obj(r, r->hub_top[i]);
-        json_object_set_new(e, "bucket", json_string(an_hub_bucket_key(an_hub_bucket_of(r->rows[r->hub_top[i]].isa))));
+        an_hub_bucket b = an_hub_bucket_of(r->rows[r->hub_top[i]].isa);
+        json_object_set_new(e, "bucket", json_string(an_hub_bucket_key(b)));
         json_array_append_new(top, e);
     }
     json_object_set_new(h, "top_instructions", top);

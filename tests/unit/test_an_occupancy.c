@@ -496,12 +496,14 @@ static void test_achieved(void)
     T_EQ_U64(cu01->wave_cycles, 600);
     T_EQ_U64(cu01->first, 100);
     T_EQ_U64(cu01->last, 500);
-    T_NEAR(cu01->mean_per_simd, 600.0 / (450.0 * 4), 1e-12);
+    T_NEAR(cu01->mean_per_simd, 600.0 / (400.0 * 4), 1e-12);
+    T_NEAR(cu01->mean_per_simd_span, 600.0 / (450.0 * 4), 1e-12);
     T_EQ_U64(cu01->low_cycles, 50);          /* 50-100 with 0 < 2/2 */
     const an_occ_cu *cu02 = &a->cus[1];
     T_EQ_U64(cu02->cu, 2);
     T_EQ_U64(cu02->target, 0);
-    T_NEAR(cu02->mean_per_simd, 100.0 / 1800.0, 1e-12);
+    T_NEAR(cu02->mean_per_simd, 100.0 / 400.0, 1e-12);
+    T_NEAR(cu02->mean_per_simd_span, 100.0 / 1800.0, 1e-12);
     const an_occ_cu *cu11 = &a->cus[2];
     T_EQ_U64(cu11->se, 1);
     T_EQ_U64(cu11->first, 50);
@@ -510,8 +512,10 @@ static void test_achieved(void)
     T_EQ_U64(a->max_per_simd, 2);
     T_EQ_U64(a->max_per_cu, 2);
     T_EQ_U64(a->max_per_se, 2);
-    T_NEAR(a->cu_mean_min, 100.0 / 1800.0, 1e-12);
-    T_NEAR(a->cu_mean_max, 600.0 / 1800.0, 1e-12);
+    T_NEAR(a->cu_mean_min, 0.25, 1e-12);
+    T_NEAR(a->cu_mean_max, 0.375, 1e-12);
+    T_NEAR(a->cu_span_mean_min, 100.0 / 1800.0, 1e-12);
+    T_NEAR(a->cu_span_mean_max, 600.0 / 1800.0, 1e-12);
     /* target SIMDs: SE0 SIMD0 400/400, SIMD1 200/400, SIMD2-3 0; SE1 SIMD2 100/100 */
     T_EQ_U64(a->nsimds, 8);
     T_EQ_U64(a->simds[0].max_waves, 2);
@@ -536,8 +540,10 @@ static void test_achieved(void)
     T_EQ_U64(a->aligned, 0);
     T_EQ_U64(a->span_first, 0);
     T_EQ_U64(a->span_last, 500);
+    T_NEAR(a->cus[0].mean_per_simd_span, 600.0 / 1600.0, 1e-12);
+    T_NEAR(a->cus[1].mean_per_simd_span, 100.0 / 1600.0, 1e-12);
+    T_NEAR(a->cus[2].mean_per_simd_span, 100.0 / 400.0, 1e-12);
     T_NEAR(a->cus[0].mean_per_simd, 600.0 / 1600.0, 1e-12);
-    T_NEAR(a->cus[2].mean_per_simd, 100.0 / 400.0, 1e-12);
     T_EQ_U64(a->low_cycles, 0);
     T_EQ_U64(a->low_total, 500);
     T_NEAR(a->target_mean_per_simd, 700.0 / 2000.0, 1e-12);
