@@ -113,7 +113,7 @@ static void finish(vctx *x)
         for (int s = 0; s < 3; s++)
             if (x->count[k][s] > x->max) {
                 char msg[128];
-                snprintf(msg, sizeof msg, "%" PRIu64 " more occurrences not listed",
+                snprintf(msg, sizeof msg, "(%" PRIu64 " more not listed)",
                          x->count[k][s] - x->max);
                 push(x, k, (an_severity)s, kr_arena_strdup(&x->v->arena, ""),
                      kr_arena_strdup(&x->v->arena, msg), 1);

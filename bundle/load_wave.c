@@ -216,29 +216,126 @@ fail:
     return s->err->code ? s->err->code : KR_INPUT;
 }
 
+/* Messages name an element as what[i] or, with k >= 0, what[i][1][k]. */
+static const char *elem_path(char *buf, size_t cap, const char *what, size_t i, long k)
+{
+    if (k < 0)
+        snprintf(buf, cap, "%s[%zu]", what, i);
+    else
+        snprintf(buf, cap, "%s[%zu][1][%ld]", what, i, k);
+    return buf;
+}
+
 /* After the last expected element of array a: ']' must follow. */
 static int close_array(bundle_scan *s, bundle_scan_arr *a, const char *expected, const char *what,
-                       size_t i)
+                       size_t i, long k)
 {
     int r = bundle_scan_array_next(s, a);
     if (r == 0)
         return 0;
-    if (r > 0)
-        return bundle_scan_fail(s, s->p, "expected %s in %s[%zu], found more elements", expected, what, i);
+    if (r > 0) {
+        char path[128];
+        return bundle_scan_fail(s, s->p, "expected %s in %s, found more elements", expected,
+                                elem_path(path, sizeof path, what, i, k));
+    }
     return KR_INPUT;
 }
 
 /* Before an expected element of array a: one must follow. */
 static int need_element(bundle_scan *s, bundle_scan_arr *a, const char *expected, const char *what,
-                        size_t i)
+                        size_t i, long k)
 {
     int r = bundle_scan_array_next(s, a);
     if (r == 1)
         return 0;
-    if (r == 0)
-        return bundle_scan_fail(s, s->p - 1, "expected %s in %s[%zu], found fewer elements", expected,
-                                what, i);
+    if (r == 0) {
+        char path[128];
+        return bundle_scan_fail(s, s->p - 1, "expected %s in %s, found fewer elements", expected,
+                                elem_path(path, sizeof path, what, i, k));
+    }
     return KR_INPUT;
+}
+
+typedef struct producers {
+    uint32_t *v;
+    size_t n, cap;
+} producers;
+
+static int push_producer(bundle_scan *s, producers *pr, uint64_t line)
+{
+    if (pr->n == pr->cap) {
+        if (pr->n == KR_MAX_RECORDS_PER_WAVE)
+            return too_many(s, "wave.waitcnt producers");
+        if (grow((void **)&pr->v, &pr->cap, pr->n, sizeof *pr->v))
+            return oom(s);
+    }
+    pr->v[pr->n++] = (uint32_t)line;
+    return 0;
+}
+
+/* A plain integer of 1-18 digits, no leading zero, <= max, at *pp; 0 if the
+ * text is anything else. Only for positions below s->fast_end plus the span
+ * of one small group (see bundle_scan_uint_tuple). */
+static inline int fast_uint(const char **pp, uint64_t max, uint64_t *out)
+{
+    const char *p = *pp, *start = p;
+    uint64_t v = 0;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*p - '0') < 10) {
+        v = v * 10 + d;
+        p++;
+    }
+    size_t nd = (size_t)(p - start);
+    if (nd - 1 >= 18 || (*start == '0' && nd > 1) || v > max)
+        return 0;
+    *pp = p;
+    *out = v;
+    return 1;
+}
+
+/* Compact entry "[L,[[P,0],...]]" with every group starting below
+ * s->fast_end: 0 parsed, 1 not in that form (nothing consumed; the caller
+ * rolls producers back and takes the checked path), other: error. */
+static int wait_entry_fast(bundle_scan *s, uint64_t *line, producers *pr)
+{
+    const char *p = s->p, *fe = s->fast_end;
+    uint64_t pl, lane;
+    if (!(p < fe && *p == '['))
+        return 1;
+    p++;
+    if (!fast_uint(&p, UINT32_MAX, line) || p[0] != ',' || p[1] != '[')
+        return 1;
+    p += 2;
+    if (*p == ']') {
+        p++;
+    } else {
+        for (;;) {
+            if (!(p < fe && *p == '['))
+                return 1;
+            p++;
+            if (!fast_uint(&p, UINT32_MAX, &pl) || *p != ',')
+                return 1;
+            p++;
+            if (!fast_uint(&p, U64_FIELD_MAX, &lane) || *p != ']')
+                return 1;
+            p++;
+            int rc = push_producer(s, pr, pl);
+            if (rc)
+                return rc;
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            if (*p != ']')
+                return 1;
+            p++;
+            break;
+        }
+    }
+    if (*p != ']')
+        return 1;
+    s->p = p + 1;
+    return 0;
 }
 
 static int scan_waitcnt(bundle_scan *s, kr_wave *w)
@@ -249,9 +346,10 @@ static int scan_waitcnt(bundle_scan *s, kr_wave *w)
     if (bundle_scan_array_open(s, &a, "wave.waitcnt"))
         return KR_INPUT;
     kr_wait_entry *v = NULL;
-    uint32_t *prod = NULL;
-    size_t n = 0, cap = 0, np = 0, pcap = 0;
+    producers pr = {0};
+    size_t n = 0, cap = 0;
     static const char entry_shape[] = "[waitcnt_line, [[producer_line, 0], ...]]";
+    static const char pair_shape[] = "[producer_line, 0]";
     int r;
     while ((r = bundle_scan_array_next(s, &a)) == 1) {
         if (n == cap) {
@@ -265,59 +363,55 @@ static int scan_waitcnt(bundle_scan *s, kr_wave *w)
             }
         }
         kr_wait_entry *e = &v[n];
-        bundle_scan_arr ea, pa;
-        uint64_t line;
-        if (bundle_scan_array_open(s, &ea, "wave.waitcnt entry") ||
-            need_element(s, &ea, entry_shape, "wave.waitcnt", n) ||
-            bundle_scan_uint(s, UINT32_MAX, &line, "wave.waitcnt[%zu][0]", n) ||
-            need_element(s, &ea, entry_shape, "wave.waitcnt", n) ||
-            bundle_scan_array_open(s, &pa, "wave.waitcnt producers"))
+        uint64_t line = 0;
+        size_t first = pr.n;
+        int fast = wait_entry_fast(s, &line, &pr);
+        if (fast != 0 && fast != 1)
             goto fail;
-        e->wait_line = (uint32_t)line;
-        e->first = (uint32_t)np;
-        size_t k = 0;
-        while ((r = bundle_scan_array_next(s, &pa)) == 1) {
-            bundle_scan_arr qa;
-            uint64_t pl;
-            int64_t lane;
-            char path[64];
-            snprintf(path, sizeof path, "wave.waitcnt[%zu][1]", n);
-            if (bundle_scan_array_open(s, &qa, "wave.waitcnt producer") ||
-                need_element(s, &qa, "[producer_line, 0]", path, k) ||
-                bundle_scan_uint(s, UINT32_MAX, &pl, "wave.waitcnt[%zu][1][%zu][0]", n, k) ||
-                need_element(s, &qa, "[producer_line, 0]", path, k) ||
-                bundle_scan_sint(s, INT64_MIN, INT64_MAX, &lane, "wave.waitcnt[%zu][1][%zu][1]", n, k) ||
-                close_array(s, &qa, "[producer_line, 0]", path, k))
+        if (fast == 1) {
+            /* checked path, from the start of the entry */
+            pr.n = first;
+            bundle_scan_arr ea, pa;
+            if (bundle_scan_array_open(s, &ea, "wave.waitcnt entry") ||
+                need_element(s, &ea, entry_shape, "wave.waitcnt", n, -1) ||
+                bundle_scan_uint(s, UINT32_MAX, &line, "wave.waitcnt[%zu][0]", n) ||
+                need_element(s, &ea, entry_shape, "wave.waitcnt", n, -1) ||
+                bundle_scan_array_open(s, &pa, "wave.waitcnt producers"))
                 goto fail;
-            if (np == pcap) {
-                if (np == KR_MAX_RECORDS_PER_WAVE) {
-                    too_many(s, "wave.waitcnt producers");
+            long k = 0;
+            while ((r = bundle_scan_array_next(s, &pa)) == 1) {
+                bundle_scan_arr qa;
+                uint64_t pl = 0;
+                int64_t lane = 0;
+                if (bundle_scan_array_open(s, &qa, "wave.waitcnt producer") ||
+                    need_element(s, &qa, pair_shape, "wave.waitcnt", n, k) ||
+                    bundle_scan_uint(s, UINT32_MAX, &pl, "wave.waitcnt[%zu][1][%ld][0]", n, k) ||
+                    need_element(s, &qa, pair_shape, "wave.waitcnt", n, k) ||
+                    bundle_scan_sint(s, INT64_MIN, INT64_MAX, &lane, "wave.waitcnt[%zu][1][%ld][1]", n, k) ||
+                    close_array(s, &qa, pair_shape, "wave.waitcnt", n, k) ||
+                    push_producer(s, &pr, pl))
                     goto fail;
-                }
-                if (grow((void **)&prod, &pcap, np, sizeof *prod)) {
-                    oom(s);
-                    goto fail;
-                }
+                k++;
             }
-            prod[np++] = (uint32_t)pl;
-            k++;
+            if (r < 0 || close_array(s, &ea, entry_shape, "wave.waitcnt", n, -1))
+                goto fail;
         }
-        if (r < 0 || close_array(s, &ea, entry_shape, "wave.waitcnt", n))
-            goto fail;
-        e->n = (uint32_t)k;
+        e->wait_line = (uint32_t)line;
+        e->first = (uint32_t)first;
+        e->n = (uint32_t)(pr.n - first);
         n++;
     }
     if (r < 0)
         goto fail;
     w->waits = v;
     w->nwaits = n;
-    w->producers = prod;
-    w->nproducers = np;
+    w->producers = pr.v;
+    w->nproducers = pr.n;
     w->has_waitcnt = 1;
     return 0;
 fail:
     free(v);
-    free(prod);
+    free(pr.v);
     return s->err->code ? s->err->code : KR_INPUT;
 }
 

@@ -438,24 +438,33 @@ int bundle_scan_uint(bundle_scan *s, uint64_t max, uint64_t *out, const char *pa
 
 int bundle_scan_sint(bundle_scan *s, int64_t min, int64_t max, int64_t *out, const char *pathfmt, ...)
 {
+    bundle_scan_num n;
+    int c = bundle_scan_peek(s);
+    const char *at = s->p;
+    int64_t v = 0;
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        int rc = bundle_scan_number(s, &n);
+        if (rc)
+            return rc;
+        if (n.neg)
+            v = n.mag ? (int64_t)(0 - (n.mag - 1)) - 1 : 0;     /* mag <= 2^63 */
+        else
+            v = (int64_t)n.mag;
+        if (n.is_int && v >= min && v <= max) {
+            *out = v;
+            return 0;
+        }
+        s->p = at;
+    }
     char path[256];
     va_list ap;
     va_start(ap, pathfmt);
     vsnprintf(path, sizeof path, pathfmt, ap);
     va_end(ap);
-    bundle_scan_num n;
     if (read_integer(s, &n, path))
         return KR_INPUT;
-    int64_t v;
-    if (n.neg)
-        v = n.mag ? (int64_t)(0 - (n.mag - 1)) - 1 : 0;     /* mag <= 2^63 */
-    else
-        v = (int64_t)n.mag;
-    if (v < min || v > max)
-        return bundle_scan_fail(s, n.at, "integer out of range in %s (%lld..%lld)", path,
-                                (long long)min, (long long)max);
-    *out = v;
-    return 0;
+    return bundle_scan_fail(s, n.at, "integer out of range in %s (%lld..%lld)", path, (long long)min,
+                            (long long)max);
 }
 
 static int hexval(int c)

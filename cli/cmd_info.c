@@ -245,9 +245,30 @@ static void text_list(const char *title, const strlist *l, size_t skip_from, siz
     printf("\n");
 }
 
+/* "span: R cycles raw, A aligned, U us at F MHz" (§7.3, §7.4). */
+static void print_span(const kr_capture *c, const an_span *sp)
+{
+    char us[64], mhz[64];
+    kr_fmt_fixed(mhz, sizeof mhz, sp->clock_mhz, 2);
+    if (c->nwaves == 0) {
+        printf("span: none (no waves)");
+    } else {
+        printf("span: %" PRIu64 " cycles raw, ", sp->raw);
+        if (sp->has_aligned)
+            printf("%" PRIu64 " aligned", sp->aligned);
+        else
+            printf("not aligned (%s)", c->realtime.present ? "realtime.json does not cover every SE" : "no realtime.json");
+    }
+    if (sp->has_us)
+        printf(", %s us at %s MHz\n", kr_fmt_fixed(us, sizeof us, sp->us, 2), mhz);
+    else if (sp->clock_mhz > 0)
+        printf(", clock %s MHz\n", mhz);
+    else
+        printf("\n");
+}
+
 static void print_text(const kr_capture *c, const summary *s)
 {
-    char a[64], b2[64];
     printf("capture: %s\n", c->folder);
     if (c->name_matched)
         printf("agent handle: %" PRIu64 ", dispatch: %" PRIu64 "%s%s\n", c->agent_handle, c->dispatch_id,
@@ -284,17 +305,7 @@ static void print_text(const kr_capture *c, const summary *s)
         printf("records: %" PRIu64 "\n", s->records);
     printf("source mapping: %" PRIu64 "/%" PRIu64 "\n", s->mapped, s->instr_rows);
 
-    printf("span: %" PRIu64 " cycles raw, ", s->span.raw);
-    if (s->span.has_aligned)
-        printf("%" PRIu64 " aligned", s->span.aligned);
-    else
-        printf("not aligned (%s)", c->realtime.present ? "realtime.json does not cover every SE" : "no realtime.json");
-    if (s->span.has_us)
-        printf(", %s us at %s MHz", kr_fmt_fixed(a, sizeof a, s->span.us, 2),
-               kr_fmt_fixed(b2, sizeof b2, s->span.clock_mhz, 2));
-    else if (s->span.clock_mhz > 0)
-        printf(", clock %s MHz", kr_fmt_fixed(b2, sizeof b2, s->span.clock_mhz, 2));
-    printf("\n");
+    print_span(c, &s->span);
 
     printf("results: %s\n", c->results && c->results->path ? c->results->path : "none");
     printf("agent info: %s\n", c->agent_info && c->agent_info->path ? c->agent_info->path : "none");

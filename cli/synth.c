@@ -2523,6 +2523,25 @@ static int iterations_for_size(const synth_opts *o, const run_const *rc, unsigne
         it = 1;
     if (it > SYNTH_MAX_ITERATIONS)
         it = SYNTH_MAX_ITERATIONS;
+    if (it > 2) {
+        /* numbers get wider as times grow: measure the estimate once (no disk
+         * I/O, nothing held) and rescale */
+        capture_ext x;
+        cap_params cp = {"", rc->agent, rc->dispatch, waves, (unsigned)it, rc->stream, rc->rc0};
+        int r = cap_init(&x, &p, o, &cp, err);
+        if (r) {
+            cap_free(&x);
+            return r;
+        }
+        uint64_t got = wave_bytes(&x.c);
+        cap_free(&x);
+        if (got > base && got != target)
+            it = (uint64_t)((double)it * (double)(target - base) / (double)(got - base) + 0.5);
+        if (it < 1)
+            it = 1;
+        if (it > SYNTH_MAX_ITERATIONS)
+            it = SYNTH_MAX_ITERATIONS;
+    }
     *iterations = (unsigned)it;
     return 0;
 }

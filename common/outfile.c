@@ -74,12 +74,6 @@ int kr_outset_add(kr_outset *s, const char *name, const void *data, size_t len, 
         p += w;
         left -= (size_t)w;
     }
-    if (fsync(fd) != 0 && errno != EINVAL) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        return kr_err_set(err, KR_OUTPUT, final, NULL, "write failed: %s", strerror(e));
-    }
     fchmod(fd, 0644);
     if (close(fd) != 0) {
         int e = errno;

@@ -13,7 +13,7 @@
 typedef struct kr_outset kr_outset;
 
 kr_outset *kr_outset_new(const char *dir, int force);
-/* Writes data to a temp file for `name` inside dir (checked, fsync'd). */
+/* Writes data to a temp file for `name` inside dir (every write checked). */
 int kr_outset_add(kr_outset *set, const char *name, const void *data, size_t len, kr_err *err);
 /* Renames every temp file into place; on failure removes what it can. */
 int kr_outset_commit(kr_outset *set, kr_err *err);

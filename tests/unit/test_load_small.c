@@ -142,13 +142,17 @@ static void test_wstates(void)
 
     expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1,0],\"time\":[5]}", "$",
                "\"state\" has 2 entries but \"time\" has 1");
-    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1,0],\"time\":[5,-6]}", "$.time[1]",
-               "expected a non-negative integer, found -6");
-    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1,0.5],\"time\":[5,6]}", "$.state[1]",
-               "expected an integer, found a real number");
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1,0],\"time\":[5,-6]}", "1:37",
+               "expected a non-negative integer in time[1]");
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1,0.5],\"time\":[5,6]}", "1:24",
+               "expected integer in state[1], found a real number");
     expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"time\":[5,6]}", "$", "missing key \"state\"");
-    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":{},\"time\":[5,6]}", "$.state",
-               "expected an array, found an object");
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":{},\"time\":[5,6]}", "1:21",
+               "expected array in state, found '{'");
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1],\"state\":[2],\"time\":[5]}", "1:24",
+               "duplicate key \"state\"");
+    expect_err(parse_ws2, "w.json", "{\"name\":\"w\",\"state\":[1,2", "1:25",
+               "expected ',' or ']' in state, found end of input");
 }
 
 static void test_occupancy(void)

@@ -198,6 +198,25 @@ static void test_hand_written(void)
     bundle_wave_release(&w);
     T_EQ_I64(differ(FILE_ODD, strlen(FILE_ODD), "odd"), 1);
 
+    /* name length: KR_MAX_STRING_BYTES passes, one more byte fails */
+    for (int extra = 0; extra <= 1; extra++) {
+        size_t nl = KR_MAX_STRING_BYTES + (size_t)extra, k = 0;
+        char *big = malloc(nl + 128);
+        k += (size_t)snprintf(big, 16, "{\"name\":\"");
+        memset(big + k, 'a', nl);
+        k += nl;
+        k += (size_t)snprintf(big + k, 100, "\",\"wave\":{\"begin\":5,\"end\":6,\"simd\":1,\"slot\":2,\"id\":3}}");
+        int rc = bundle_parse_wave(big, k, "big.json", &w, &e);
+        T_EQ_I64(rc, extra ? KR_INPUT : 0);
+        if (rc)
+            T_EQ_STR(e.msg, "name longer than KR_MAX_STRING_BYTES (65536)");
+        else
+            T_EQ_U64(strlen(w.name), KR_MAX_STRING_BYTES);
+        bundle_wave_release(&w);
+        T_EQ_I64(differ(big, k, "long name"), extra ? 0 : 1);
+        free(big);
+    }
+
     /* minimal file: only the required keys */
     const char *minimal = "{\"wave\":{\"begin\":5,\"end\":6,\"simd\":1,\"slot\":2,\"id\":3}}";
     T_EQ_I64(bundle_parse_wave(minimal, strlen(minimal), "m.json", &w, &e), 0);
@@ -667,7 +686,7 @@ static void pretty(const char *src, size_t len, const char *label)
 static void generated(void)
 {
     size_t n = 3000;
-    size_t cap = n * 64 + 4096, k = 0;
+    size_t cap = n * 64 + 65536, k = 0;
     char *buf = malloc(cap);
     uint64_t *tm = malloc(n * sizeof *tm);
     uint32_t *vals = malloc(n * 4 * sizeof *vals);
@@ -691,7 +710,24 @@ static void generated(void)
         k += (size_t)snprintf(buf + k, cap - k, "%s[%llu,%u,%u,%u,%u]", i ? "," : "", (unsigned long long)t, cat,
                               stall, dur, line);
     }
-    k += (size_t)snprintf(buf + k, cap - k, "],\"timeline\":[[1,28],[4,1000000]]}}");
+    k += (size_t)snprintf(buf + k, cap - k, "],\"timeline\":[[1,28],[4,1000000]],\"waitcnt\":[");
+    /* waitcnt entries, mostly compact; some with a negative or huge lane,
+     * spaces or a 19-digit lane, which leave the compact form */
+    size_t nw = 600, np = 0;
+    uint32_t *wl = malloc(nw * sizeof *wl), *wn = malloc(nw * sizeof *wn), *pv = malloc(nw * 4 * sizeof *pv);
+    for (size_t i = 0; i < nw; i++) {
+        wl[i] = (uint32_t)(rng() % 100000);
+        wn[i] = (uint32_t)(rng() % 5);
+        k += (size_t)snprintf(buf + k, cap - k, "%s[%u,%s[", i ? "," : "", wl[i], i % 50 == 7 ? " " : "");
+        for (uint32_t q = 0; q < wn[i]; q++) {
+            pv[np] = (uint32_t)(rng() % 4000);
+            const char *lane = i % 37 == 5 ? "-1" : i % 41 == 9 ? "9223372036854775807" : "0";
+            k += (size_t)snprintf(buf + k, cap - k, "%s[%u,%s]", q ? "," : "", pv[np], lane);
+            np++;
+        }
+        k += (size_t)snprintf(buf + k, cap - k, "]]");
+    }
+    k += (size_t)snprintf(buf + k, cap - k, "]}}");
     kr_wave w = {0};
     kr_err e;
     T_EQ_I64(bundle_parse_wave(buf, k, "g.json", &w, &e), 0);
@@ -704,6 +740,21 @@ static void generated(void)
     T_EQ_U64(bad, 0);
     T_EQ_U64(w.ntimeline, 2);
     T_EQ_U64(w.se, 3);
+    T_EQ_U64(w.nwaits, nw);
+    T_EQ_U64(w.nproducers, np);
+    size_t bad_w = 0, first = 0;
+    for (size_t i = 0; i < w.nwaits && i < nw; i++) {
+        bad_w += w.waits[i].wait_line != wl[i] || w.waits[i].n != wn[i] || w.waits[i].first != first;
+        first += wn[i];
+    }
+    T_EQ_U64(bad_w, 0);
+    size_t bad_p = 0;
+    for (size_t i = 0; i < w.nproducers && i < np; i++)
+        bad_p += w.producers[i] != pv[i];
+    T_EQ_U64(bad_p, 0);
+    free(wl);
+    free(wn);
+    free(pv);
     bundle_wave_release(&w);
     T_EQ_I64(differ(buf, k, "generated"), 1);
     tally tl = {0};

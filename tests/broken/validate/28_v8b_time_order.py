@@ -1,5 +1,5 @@
-# expect: 0 warning V-8b not after the previous record
-# Record 9 moved back to record 8's time (also: the next record's gap).
+# expect: 1 warning V-8b not after the previous record
+# Record 9 moved back to record 8's time (also V-10: the next record's gap grows).
 import _lib
 c = _lib.capture()
 W = "se0_sm0_sl0_wv0.json"
