@@ -74,10 +74,17 @@ size_t bundle_jpush_key(bundle_jctx *j, const char *key)
 
 size_t bundle_jpush_index(bundle_jctx *j, size_t i)
 {
+    /* Called once per array element on hot paths: no printf. */
     size_t mark = j->len;
     char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "[%zu]", i);
-    jappend(j, tmp, (size_t)n);
+    char *p = tmp + sizeof tmp;
+    *--p = ']';
+    do {
+        *--p = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    *--p = '[';
+    jappend(j, p, (size_t)(tmp + sizeof tmp - p));
     return mark;
 }
 

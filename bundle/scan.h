@@ -21,9 +21,12 @@
  *
  * Hot path: bundle_scan_uint_tuple reads a compact "[d,d,...,d]" of
  * non-negative integers with unchecked digit loops; bundle_scan_init finds the
- * last non-digit byte of the buffer so those loops cannot run past the end.
- * Anything unusual (whitespace, signs, long numbers, errors) falls back to the
- * checked slow path, which gives the same result or the precise error. */
+ * last non-digit byte of the buffer and sets fast_end BUNDLE_SCAN_FAST_SPAN
+ * bytes before it, so a loop over at most 18-digit numbers that starts below
+ * fast_end cannot run past the end. Anything unusual (whitespace, signs, long
+ * numbers, errors) falls back to the checked slow path, which gives the same
+ * result or the precise error. Loaders may use the same rule for their own
+ * compact groups of at most BUNDLE_SCAN_FAST_SPAN - 8 bytes. */
 #ifndef KR_BUNDLE_SCAN_H
 #define KR_BUNDLE_SCAN_H
 
@@ -74,6 +77,7 @@ typedef struct bundle_scan_num {
     uint64_t mag;            /* |value| of an integer, <= 2^63 */
 } bundle_scan_num;
 
+/* Clears err. data need not be NUL-terminated; nothing is read past len. */
 void bundle_scan_init(bundle_scan *s, const char *data, size_t len, const char *fname, kr_err *err);
 void bundle_scan_free(bundle_scan *s);
 
