@@ -1210,3 +1210,131 @@ int an_validate(const kr_capture *c, const an_validate_opts *opts, an_validation
     finish(&x);
     return out->oom ? KR_INTERNAL : 0;
 }
+
+/* ---- example folders ---- */
+
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return n > k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+static int name_char(int ch) { return is_word(ch) || ch == '.' || ch == '-'; }
+
+void an_readme_names(const char *text, void (*fn)(void *ctx, const char *name), void *ctx)
+{
+    static const char *const exts[] = {".json", ".csv", ".py", ".yaml", ".yml", NULL};
+    char **seen = NULL;
+    size_t nseen = 0, cap = 0;
+    for (size_t p = 0; text && text[p];) {
+        if (!name_char((unsigned char)text[p])) {
+            p++;
+            continue;
+        }
+        size_t q = p;
+        while (name_char((unsigned char)text[q]))
+            q++;
+        size_t n = q - p;
+        char before = p > 0 ? text[p - 1] : ' ', after = text[q];
+        int ok = text[p] != '.' && n < 256 && after != '/' && after != '*' && before != '*' &&
+                 before != '<' && before != '>';
+        int ext = 0;
+        for (const char *const *e = exts; *e && !ext; e++)
+            ext = ends_with(text + p, n, *e);
+        if (ok && ext) {
+            int dup = 0;
+            for (size_t i = 0; i < nseen && !dup; i++)
+                dup = strlen(seen[i]) == n && memcmp(seen[i], text + p, n) == 0;
+            if (!dup) {
+                if (nseen == cap) {
+                    size_t nc = cap ? cap * 2 : 16;
+                    char **v = realloc(seen, nc * sizeof *v);
+                    if (!v)
+                        break;
+                    seen = v;
+                    cap = nc;
+                }
+                char *copy = malloc(n + 1);
+                if (!copy)
+                    break;
+                memcpy(copy, text + p, n);
+                copy[n] = '\0';
+                seen[nseen++] = copy;
+                fn(ctx, copy);
+            }
+        }
+        p = q;
+    }
+    for (size_t i = 0; i < nseen; i++)
+        free(seen[i]);
+    free(seen);
+}
+
+/* 1-based line of offset off in text. */
+static size_t line_of(const char *text, size_t off)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < off; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* V-22: "1=EXEC" (spaces allowed around '=') or the word SLEEP. */
+static void check_report_labels(vctx *x, const char *text)
+{
+    for (size_t p = 0; text[p]; p++) {
+        if (text[p] == '1' && (p == 0 || !is_word((unsigned char)text[p - 1]))) {
+            size_t q = p + 1;
+            while (text[q] == ' ')
+                q++;
+            if (text[q] == '=') {
+                q++;
+                while (text[q] == ' ')
+                    q++;
+                if (strncmp(text + q, "EXEC", 4) == 0 && !is_word((unsigned char)text[q + 4])) {
+                    add(x, V22, AN_SEV_INFO, LOC("REPORT.md line %zu", line_of(text, p)),
+                        "calls state 1 EXEC: the states are 1 IDLE, 2 EXEC, 3 WAIT, 4 STALL (FORMATS §4.4); "
+                        "the report's state names are off by one");
+                    return;
+                }
+            }
+        }
+        if (strncmp(text + p, "SLEEP", 5) == 0 && (p == 0 || !is_word((unsigned char)text[p - 1])) &&
+            !is_word((unsigned char)text[p + 5])) {
+            add(x, V22, AN_SEV_INFO, LOC("REPORT.md line %zu", line_of(text, p)),
+                "mentions a SLEEP state, which does not exist: the states are 1 IDLE, 2 EXEC, 3 WAIT, 4 STALL "
+                "(FORMATS §4.4); the report's state names are off by one");
+            return;
+        }
+    }
+}
+
+int an_validate_example(const an_example_facts *f, const an_validate_opts *opts, an_validation *out)
+{
+    memset(out, 0, sizeof *out);
+    kr_arena_init(&out->arena);
+    vctx ctx, *x = &ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.v = out;
+    ctx.max = opts && opts->max_per_check ? opts->max_per_check : DEFAULT_MAX_PER_CHECK;
+
+    if (!f->has_readme)
+        add(x, V20, AN_SEV_WARNING, "README.md", "missing (§11.2)");
+    if (!f->has_report)
+        add(x, V20, AN_SEV_WARNING, "REPORT.md", "missing (§11.2)");
+    for (size_t i = 0; i < f->nlabels; i++) {
+        const an_example_label *l = &f->labels[i];
+        if (l->ncaptures == 0)
+            add(x, V20, AN_SEV_WARNING, LOC("att_viewer/%s", l->label), "holds no capture folder");
+        if (!l->has_results)
+            add(x, V20, AN_SEV_WARNING, LOC("compute_viewer/%s_results.json", l->label),
+                "missing: no results.json for label %s", l->label);
+    }
+    for (size_t i = 0; i < f->nreadme_missing; i++)
+        add(x, V20, AN_SEV_WARNING, "README.md", "names %s, which is not in the example folder",
+            f->readme_missing[i]);
+    if (f->report_text)
+        check_report_labels(x, f->report_text);
+    finish(x);
+    return out->oom ? KR_INTERNAL : 0;
+}

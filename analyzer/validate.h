@@ -51,6 +51,33 @@ int an_validate(const kr_capture *c, const an_validate_opts *opts, an_validation
 void an_validation_free(an_validation *v);
 const char *an_severity_name(an_severity s);   /* "error", "warning", "info" */
 
+/* ---- example folders (§11.2): V-20, V-22 ----
+ * The caller (cli) gathers the facts from the file system; the checks stay
+ * pure. */
+typedef struct an_example_label {
+    const char *label;       /* att_viewer/<label>/ */
+    size_t ncaptures;        /* capture folders inside it */
+    uint8_t has_results;     /* compute_viewer/<label>_results.json exists */
+} an_example_label;
+
+typedef struct an_example_facts {
+    const char *name;                    /* the example folder's name */
+    uint8_t has_readme, has_report;
+    const char *report_text;             /* REPORT.md, NULL when absent */
+    const an_example_label *labels;
+    size_t nlabels;
+    const char *const *readme_missing;   /* names README.md mentions that exist nowhere in the example */
+    size_t nreadme_missing;
+} an_example_facts;
+
+int an_validate_example(const an_example_facts *f, const an_validate_opts *opts, an_validation *out);
+
+/* Calls fn once per distinct plain file name README text mentions: a run of
+ * [A-Za-z0-9_.-] ending in .json, .csv, .py, .yaml or .yml, not starting
+ * with '.', not followed by '/' or '*' and not preceded by '*', '<' or '>'
+ * (templates such as discover_*.csv are skipped). */
+void an_readme_names(const char *text, void (*fn)(void *ctx, const char *name), void *ctx);
+
 /* ---- helpers shared with info ---- */
 
 /* GPU target (§12.6): override, the results.json GPU agent with the

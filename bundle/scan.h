@@ -35,8 +35,10 @@
 
 #include "common/err.h"
 
-/* Bytes a compact tuple may span for the unchecked fast path. */
+/* Bytes a compact tuple may span for the unchecked fast path, and the most
+ * integers such a tuple holds (1 + 6 * (18 digits + separator) < 128). */
 #define BUNDLE_SCAN_FAST_SPAN 128
+#define BUNDLE_SCAN_FAST_TUPLE 6
 
 typedef struct bundle_scan_key bundle_scan_key;
 
@@ -139,14 +141,15 @@ int bundle_scan_skip(bundle_scan *s);
 int bundle_scan_finish(bundle_scan *s);
 
 /* An array of exactly n integers, out[k] in 0..max[k] (max[k] <= INT64_MAX).
- * Messages name the value as what[index][k]. */
+ * Messages name the value as what[index][k]. Tuples of up to
+ * BUNDLE_SCAN_FAST_TUPLE integers take the fast path. */
 int bundle_scan_uint_tuple_slow(bundle_scan *s, int n, const uint64_t *max, uint64_t *out,
                                 const char *what, size_t index);
 static inline int bundle_scan_uint_tuple(bundle_scan *s, int n, const uint64_t *max, uint64_t *out,
                                          const char *what, size_t index)
 {
     const char *p = s->p;
-    if (p < s->fast_end && *p == '[') {
+    if (n <= BUNDLE_SCAN_FAST_TUPLE && p < s->fast_end && *p == '[') {
         /* Unchecked reads are safe: the tuple starts at least
          * BUNDLE_SCAN_FAST_SPAN bytes before the last non-digit byte, every
          * digit loop stops at a non-digit, and each accepted number is at most

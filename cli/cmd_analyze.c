@@ -160,8 +160,9 @@ int cmd_analyze(int argc, char **argv)
     while (il > 1 && input[il - 1] == '/')
         input[--il] = '\0';
     char rerun[2048];
-    snprintf(rerun, sizeof rerun, "kreport analyze %s%s%s", input, o.out_dir ? " -o " : "",
-             o.out_dir ? o.out_dir : "");
+    /* The output folder is left as a placeholder so the text (and the
+     * committed example report) does not depend on where it was written. */
+    snprintf(rerun, sizeof rerun, "kreport analyze %s -o OUTPUT_DIR", input);
     rep_meta meta = { kr_path_base(input), ex ? ex->name : NULL, rerun };
     const char *const *lab = (const char *const *)labels;
     if ((want_md && rep_analysis_markdown(resp, lab, ncap, &meta, &md)) ||

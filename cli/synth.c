@@ -1329,7 +1329,9 @@ static int write_filenames(const capture *c, sy_out *o)
     return 0;
 }
 
-static void write_occupancy(const capture_ext *x, sy_out *o, int with_kernel)
+/* dispatches: the writer's kernel map is process-wide (§6.1), so an empty
+ * shell lists the kernel too: its other-CU rows run it. */
+static void write_occupancy(const capture_ext *x, sy_out *o)
 {
     o_putc(o, '{');
     for (unsigned se = 0; se < 4; se++) {
@@ -1344,10 +1346,7 @@ static void write_occupancy(const capture_ext *x, sy_out *o, int with_kernel)
         }
         o_puts(o, "],");
     }
-    o_puts(o, "\"dispatches\":{\"0\":\"0 / 0x0\"");
-    if (with_kernel)
-        o_puts(o, ",\"1\":\"" KERNEL_NAME "\"");
-    o_puts(o, "},\"version\":\"3.0.0\"}");
+    o_puts(o, "\"dispatches\":{\"0\":\"0 / 0x0\",\"1\":\"" KERNEL_NAME "\"},\"version\":\"3.0.0\"}");
 }
 
 static void write_realtime(const capture *c, sy_out *o)
@@ -1547,7 +1546,7 @@ static int cap_write(const capture_ext *x, tx *t, const char *parent)
         return KR_OUTPUT;
     if (!(o = tx_open(t, dir, "occupancy.json")))
         return KR_OUTPUT;
-    write_occupancy(x, o, 1);
+    write_occupancy(x, o);
     if (tx_close(t, o))
         return KR_OUTPUT;
     if (!(o = tx_open(t, dir, "realtime.json")))
@@ -1593,7 +1592,7 @@ static int shell_write(tx *t, const char *parent, uint64_t agent, uint64_t dispa
         goto done;
     if (!(o = tx_open(t, dir, "occupancy.json")))
         goto done;
-    write_occupancy(&x, o, 0);
+    write_occupancy(&x, o);
     if (tx_close(t, o))
         goto done;
     if (!(o = tx_open(t, dir, "realtime.json")))

@@ -75,7 +75,9 @@ for case in "$CASES"/[0-9]*.py; do
         cp -r "$T/ex" "$dir/root"
         root="$dir/root"
         target="$root/$path"
-        [ -f "$target/filenames.json" ] || target=$(ls -d "$target"/ui_output_* | head -1)
+        # a capture folder, an example root (att_viewer/), or the one capture below
+        [ -f "$target/filenames.json" ] || [ -d "$target/att_viewer" ] ||
+            target=$(ls -d "$target"/ui_output_* | head -1)
     else
         root="$dir"
         cp -r "$CAP" "$dir/"

@@ -781,6 +781,53 @@ static void test_helpers(void)
     T_EQ_STR(an_label_name(&f.rows[0]), "k");
 }
 
+typedef struct names { char v[8][64]; int n; } names;
+static void collect(void *ctx, const char *name)
+{
+    names *n = ctx;
+    if (n->n < 8)
+        snprintf(n->v[n->n++], sizeof n->v[0], "%s", name);
+}
+
+static void test_example(void)
+{
+    /* README names: plain names with the listed extensions, once each;
+     * templates, directories, dot names and other extensions skipped. */
+    names n = {0};
+    an_readme_names("see `compute_viewer/small_results.json`, small_results.json again,\n"
+                    "discover_*.csv, ui_output_<H>.json, source/, .hidden.json, REPORT.md,\n"
+                    "input_trace.yaml and k.py/ and t-1.csv", collect, &n);
+    T_EQ_U64(n.n, 3);
+    T_EQ_STR(n.v[0], "small_results.json");
+    T_EQ_STR(n.v[1], "input_trace.yaml");
+    T_EQ_STR(n.v[2], "t-1.csv");
+
+    an_example_label labels[2] = {{"big", 0, 0}, {"small", 1, 1}};
+    const char *missing[1] = {"kernel.py"};
+    an_example_facts f = {"ex", 1, 0,
+                          "# R\n\nstates: 1 = EXEC, 2=WAIT\n", labels, 2, missing, 1};
+    an_validation v;
+    T_EQ_I64(an_validate_example(&f, NULL, &v), 0);
+    T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "missing (§11.2)"));        /* REPORT.md */
+    T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "holds no capture folder"));
+    T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "no results.json for label big"));
+    T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "names kernel.py"));
+    T_EQ_U64(v.warnings, 4);
+    T_EQ_U64(count(&v, "V-22", AN_SEV_INFO), 1);
+    T_CHECK(v.nfindings == 5 && strcmp(v.findings[4].location, "REPORT.md line 3") == 0);
+    an_validation_free(&v);
+
+    /* SLEEP alone also trips V-22; correct names do not. */
+    f.report_text = "IDLE 0.6 %, EXEC, WAIT, STALL; SLEEP 5.7 %";
+    T_EQ_I64(an_validate_example(&f, NULL, &v), 0);
+    T_CHECK(says(&v, "V-22", AN_SEV_INFO, "SLEEP"));
+    an_validation_free(&v);
+    f.report_text = "1 = IDLE, 2 = EXEC, 3 = WAIT, 4 = STALL; SLEEPING is not a state name; 11=EXEC";
+    T_EQ_I64(an_validate_example(&f, NULL, &v), 0);
+    T_EQ_U64(count(&v, "V-22", AN_SEV_INFO), 0);
+    an_validation_free(&v);
+}
+
 /* The real captures: FORMATS §13 preamble and facts table. */
 static void test_hub(void)
 {
@@ -868,6 +915,7 @@ int main(void)
     test_results();
     test_bounded();
     test_helpers();
+    test_example();
     test_hub();
     return t_done("test_validate");
 }
