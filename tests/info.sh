@@ -66,6 +66,17 @@ has "$T/files.out" "files missing: wstates4.json, realtime.json, source_1_synth_
 has "$T/files.out" "files extra: notes.txt"
 has "$T/files.out" "span: 3968 cycles raw, not aligned (no realtime.json)"
 
+# An empty shell (§1.2): no waves, no span, the clock still known.
+cp -r "$CAP" "$T/shell"
+PYTHONPATH="$SRC/tests/broken/validate" python3 "$SRC/tests/broken/validate/01_v1_empty_shell.py" "$T/shell" "$T" ||
+    bad "empty shell script"
+"$BIN" info "$T/shell" >"$T/shell.out" 2>&1
+has "$T/shell.out" "kernel: none (no label row)"
+has "$T/shell.out" "waves: 0"
+has "$T/shell.out" "records: 0"
+has "$T/shell.out" "span: none (no waves), clock 2100.00 MHz"
+has "$T/shell.out" "files present: filenames.json, code.json, occupancy.json, realtime.json"
+
 # --results: the example's small results.json given explicitly to a copy.
 "$BIN" info --results "$T/ex/compute_viewer/small_results.json" "$CAP" >"$T/res.out" 2>&1
 has "$T/res.out" "gfxip: 9 (target gfx950, from results.json agent 24601)"

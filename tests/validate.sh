@@ -59,6 +59,8 @@ for c in d["captures"]:
         assert c[key] == sum(1 for f in c["findings"] if f["severity"] == sev), (c["folder"], sev)
     for f in c["findings"]:
         assert set(f) == {"id", "severity", "location", "message"}
+assert [e["name"] for e in d["examples"]] == ["ex"]
+assert set(d["examples"][0]) == {"path", "name", "errors", "warnings", "infos", "findings"}
 EOF
 then ok; else bad "validate --json structure"; fi
 
