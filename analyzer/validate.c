@@ -400,6 +400,11 @@ static int wave_like(const char *name)
     return strcmp(tail, ".json") == 0 && name[n] == '\0';
 }
 
+static int str_ptr_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* V-1 empty shell, V-2 keys vs files, V-2a versions, V-2b one CU. */
 static void check_folder(vctx *x)
 {
@@ -421,11 +426,6 @@ static void check_folder(vctx *x)
         if (!r->file || strcmp(r->file, expect) != 0)
             add(x, V2, AN_SEV_ERROR, loc, "file name %s does not match its keys (expected %s)",
                 r->file ? r->file : "(none)", expect);
-        for (size_t j = 0; j < i; j++)
-            if (r->file && c->wave_refs[j].file && strcmp(r->file, c->wave_refs[j].file) == 0) {
-                add(x, V2, AN_SEV_ERROR, loc, "file %s is listed twice", r->file);
-                break;
-            }
         if (i >= c->nwaves)
             continue;
         const kr_wave *w = &c->waves[i];
@@ -447,6 +447,21 @@ static void check_folder(vctx *x)
     for (size_t i = 0; i < c->nextra_files; i++)
         if (wave_like(c->extra_files[i]))
             add(x, V2, AN_SEV_ERROR, c->extra_files[i], "wave file not listed in filenames.json");
+    /* The same file under two keys (sorted names: duplicates are adjacent). */
+    const char **names = malloc((c->nwave_refs + 1) * sizeof *names);
+    if (!names) {
+        x->v->oom = 1;
+    } else {
+        size_t n = 0;
+        for (size_t i = 0; i < c->nwave_refs; i++)
+            if (c->wave_refs[i].file)
+                names[n++] = c->wave_refs[i].file;
+        qsort(names, n, sizeof *names, str_ptr_cmp);
+        for (size_t i = 1; i < n; i++)
+            if (strcmp(names[i], names[i - 1]) == 0)
+                add(x, V2, AN_SEV_ERROR, "filenames.json $.wave_filenames", "file %s is listed twice", names[i]);
+        free(names);
+    }
 
     if (!c->version || strcmp(c->version, "3.0.0") != 0)
         add(x, V2a, AN_SEV_WARNING, "filenames.json $.version", "version \"%s\", expected \"3.0.0\"",
@@ -574,8 +589,14 @@ static void check_code(vctx *x)
                 if (fr->line == 0)
                     continue;   /* unparsed frame: V-5 */
                 if (fr->snapshot < 0 || (size_t)fr->snapshot >= c->nsnapshots) {
-                    add(x, V7, AN_SEV_WARNING, row_loc(x, i), "frame path %s does not resolve in snapshots.json",
-                        fr->path ? fr->path : "");
+                    /* A path whose leaf is unsafe or unreadable was reported
+                     * once above, not again per frame. */
+                    int known = 0;
+                    for (size_t k = 0; k < c->nsnapshots && !known; k++)
+                        known = fr->path && c->snapshots[k].path && strcmp(fr->path, c->snapshots[k].path) == 0;
+                    if (!known)
+                        add(x, V7, AN_SEV_WARNING, row_loc(x, i), "frame path %s does not resolve in snapshots.json",
+                            fr->path ? fr->path : "");
                     continue;
                 }
                 const kr_snapshot *s = &c->snapshots[fr->snapshot];

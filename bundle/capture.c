@@ -380,7 +380,7 @@ int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **o
     if ((rc = load_small(c, "filenames.json", 1, bundle_parse_filenames, err)) ||
         (rc = load_small(c, "code.json", 1, bundle_parse_code, err)))
         goto fail;
-    for (unsigned k = 0; k < KR_STATE_COUNT; k++)
+    for (unsigned k = 0; k < KR_STATE_COUNT && !opts->skip_wstates; k++)
         if ((rc = load_wstates_k(c, k, err)))
             goto fail;
     if ((rc = load_small(c, "occupancy.json", 0, bundle_parse_occupancy, err)) ||
@@ -392,7 +392,8 @@ int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **o
     check_alignment_coverage(c);
     if ((rc = list_extra_files(c, err)))
         goto fail;
-    if (!opts->no_discover && (rc = bundle_attach_results(c, opts->results_path, err)))
+    if ((!opts->no_discover || opts->results_path) &&
+        (rc = bundle_attach_results(c, opts->results_path, err)))
         goto fail;
     *out = c;
     return 0;

@@ -15,7 +15,11 @@ typedef struct bundle_opts {
     int threads;                 /* wave-file parser threads, >= 1 */
     const char *results_path;    /* --results FILE, or NULL to search */
     const char *label;           /* capture label, or NULL */
-    int no_discover;             /* do not look for results/CSVs beside the folder */
+    int no_discover;             /* do not look for results/CSVs beside the folder
+                                    (results_path is still loaded when given) */
+    int skip_wstates;            /* do not read wstates<k>.json: analyses derive state
+                                    curves from the wave timelines (FORMATS §5);
+                                    only validate compares against the files */
     int jansson_waves;           /* parse wave files with the jansson reference */
 } bundle_opts;
 

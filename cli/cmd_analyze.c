@@ -133,6 +133,7 @@ int cmd_analyze(int argc, char **argv)
         bundle_opts bo = {0};
         bo.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
         bo.results_path = o.results;
+        bo.skip_wstates = 1;
         bo.label = ex ? ex->captures[i].label : NULL;
         if ((rc = bundle_capture_load(dirs[i], &bo, &caps[i], &err))) {
             rc = fail(&err);

@@ -114,7 +114,7 @@ typedef struct summary {
     size_t nwave_files;                /* text prints "N wave files" instead */
 } summary;
 
-static void summarize(const kr_capture *c, summary *s)
+static void summarize(const kr_capture *c, const char *target_override, summary *s)
 {
     memset(s, 0, sizeof *s);
     s->kernels = calloc(c->nrows ? c->nrows : 1, sizeof *s->kernels);
@@ -130,7 +130,7 @@ static void summarize(const kr_capture *c, summary *s)
         if (r->source && *r->source)
             s->mapped++;
     }
-    an_validate_target(c, opt_target, &s->target);
+    an_validate_target(c, target_override, &s->target);
     for (size_t i = 0; i < c->nwaves; i++) {
         const kr_wave *w = &c->waves[i];
         if (w->se < NSE)
@@ -470,7 +470,7 @@ int cmd_info(int argc, char **argv)
         if ((rc = bundle_capture_load(list[i].dir, &bo, &c, &err)))
             break;
         summary s;
-        summarize(c, &s);
+        summarize(c, opt_target, &s);
         if (opt_json) {
             json_capture(&json, c, list[i].dir, &s, i == 0);
         } else {

@@ -304,6 +304,10 @@ static void test_folder(void)
     f.refs[0].file = "se0_sm0_sl0_wv9.json";
     EXPECT(&f, "V-2", AN_SEV_ERROR, "does not match its keys");
     fx_init(&f);
+    f.refs[1].file = f.refs[0].file;   /* one file under two keys */
+    f.waves[1].file = f.waves[0].file;
+    EXPECT(&f, "V-2", AN_SEV_ERROR, "listed twice");
+    fx_init(&f);
     f.waves[1].name = "SE1";
     EXPECT(&f, "V-2", AN_SEV_ERROR, "name \"SE1\"");
     fx_init(&f);
