@@ -179,8 +179,10 @@ static void summarize(const kr_capture *c, const char *target_override, summary 
         else if (sn->safe) sl_add(&s->missing, "%s", sn->leaf);
     }
     /* Source copies in name order (the tree order is arbitrary, §3.1). */
-    qsort(s->present.v + p0, s->present.n - p0, sizeof *s->present.v, str_cmp);
-    qsort(s->missing.v + m0, s->missing.n - m0, sizeof *s->missing.v, str_cmp);
+    if (s->present.n > p0)
+        qsort(s->present.v + p0, s->present.n - p0, sizeof *s->present.v, str_cmp);
+    if (s->missing.n > m0)
+        qsort(s->missing.v + m0, s->missing.n - m0, sizeof *s->missing.v, str_cmp);
     for (size_t i = 0; i < c->nextra_files; i++)
         sl_add(&s->extra, "%s", c->extra_files[i]);
 }

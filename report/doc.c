@@ -159,11 +159,16 @@ rep_table *rep_table_new(rep_doc *d, const char *align, ...)
     while ((h = va_arg(ap, const char *)) != NULL && n < 64)
         hdr[n++] = h;
     va_end(ap);
+    return rep_table_newv(d, align, hdr, n);
+}
+
+rep_table *rep_table_newv(rep_doc *d, const char *align, const char *const *hdr, size_t n)
+{
     rep_table *t = kr_arena_alloc(&d->arena, sizeof *t);
     t->doc = d;
     t->ncols = n;
     t->align = kr_arena_strdup(&d->arena, align ? align : "");
-    table_add(t, hdr, n);
+    table_add(t, (const char *const *)hdr, n);
     rep_block *b = push(d, B_TABLE);
     b->table = t;
     return t;

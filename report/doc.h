@@ -32,6 +32,8 @@ void rep_raw(rep_doc *d, const char *markdown);
 rep_table *rep_table_new(rep_doc *d, const char *align, ...);   /* headers, NULL-terminated */
 void rep_table_row(rep_table *t, ...);                           /* cells, NULL-terminated */
 void rep_table_rowv(rep_table *t, const char *const *cells, size_t n);
+/* A table with n headers from an array (align as for rep_table_new). */
+rep_table *rep_table_newv(rep_doc *d, const char *align, const char *const *headers, size_t n);
 
 /* Markdown of the whole document (appended to out). */
 void rep_doc_markdown(const rep_doc *d, kr_buf *out);

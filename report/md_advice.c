@@ -2,7 +2,9 @@
 #include "common/fmt.h"
 #include "report/report.h"
 #include "report/sections.h"
+#include "report/util.h"
 #include "report/templates.h"
+#include "report/util.h"
 
 void rep_md_advice(rep_doc *d, const an_advice *const *r, const char *const *labels, size_t n)
 {
@@ -34,10 +36,16 @@ json_t *rep_json_advice(const an_advice *r)
         json_t *rows = json_array();
         for (size_t j = 0; j < it->nrows; j++)
             json_array_append_new(rows, json_integer(it->rows[j]));
-        json_array_append_new(arr, json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:o, s:o}",
-            "rank", (json_int_t)(k + 1), "id", it->id, "title", it->title, "action", it->action,
-            "evidence", it->evidence, "stall_cycles", (json_int_t)it->cycles,
-            "share", it->share < 0 ? json_null() : json_real(it->share), "rows", rows));
+        json_t *o = json_object();
+        json_object_set_new(o, "rank", rep_jint(k + 1));
+        json_object_set_new(o, "id", rep_jstr(it->id));
+        json_object_set_new(o, "title", rep_jstr(it->title));
+        json_object_set_new(o, "action", rep_jstr(it->action));
+        json_object_set_new(o, "evidence", rep_jstr(it->evidence));
+        json_object_set_new(o, "stall_cycles", rep_jint(it->cycles));
+        json_object_set_new(o, "share", it->share < 0 ? json_null() : json_real(it->share));
+        json_object_set_new(o, "rows", rows);
+        json_array_append_new(arr, o);
     }
     return arr;
 }

@@ -7,26 +7,16 @@
 
 #include "common/fmt.h"
 #include "report/sections.h"
+#include "report/util.h"
 #include "report/templates.h"
 
 #define MD_CONTEXTS 5               /* listings shown, from the top of the stall list */
 #define MD_ISA_WIDTH 56             /* ISA column of a listing is padded up to this */
 
-static const char *num(rep_doc *d, uint64_t v)
-{
-    char b[32];
-    return rep_fmt(d, "%s", kr_fmt_u64(b, sizeof b, v));
-}
-
 static const char *mean(rep_doc *d, const an_hot *e, double v)
 {
     char b[32];
     return e->has_mean ? rep_fmt(d, "%s", kr_fmt_fixed(b, sizeof b, v, 1)) : "n/a";
-}
-
-static const char *label_of(rep_doc *d, const char *const *labels, size_t i)
-{
-    return labels && labels[i] ? rep_md_escape(d, labels[i]) : rep_fmt(d, "capture %zu", i + 1);
 }
 
 /* Innermost frame as "file:line" (basename), "+N" when inlined further. */
@@ -59,10 +49,10 @@ static void list(rep_doc *d, const an_hotspots *h, const an_hot *v, size_t n, in
     for (size_t i = 0; i < n; i++) {
         const an_hot *e = &v[i];
         const kr_code_row *r = &h->rows[e->row];
-        rep_table_row(t, num(d, i + 1), num(d, e->line), num(d, e->vaddr), rep_md_code(d, r->isa ? r->isa : ""),
-                      num(d, e->hit), num(d, by_stall ? e->stall : e->latency),
+        rep_table_row(t, rep_u64(d, i + 1), rep_u64(d, e->line), rep_u64(d, e->vaddr), rep_md_code(d, r->isa ? r->isa : ""),
+                      rep_u64(d, e->hit), rep_u64(d, by_stall ? e->stall : e->latency),
                       mean(d, e, by_stall ? e->mean_stall : e->mean_latency),
-                      num(d, by_stall ? e->latency : e->stall), num(d, e->idle),
+                      rep_u64(d, by_stall ? e->latency : e->stall), rep_u64(d, e->idle),
                       kr_class_name(e->cls), bucket_cell(d, e), source_cell(d, r), (const char *)NULL);
     }
 }
@@ -115,7 +105,7 @@ void rep_md_hotspots(rep_doc *d, const an_hotspots *const *r, const char *const 
     for (size_t i = 0; i < n; i++) {
         const an_hotspots *h = r[i];
         if (n > 1)
-            rep_heading(d, 3, "%s", label_of(d, labels, i));
+            rep_heading(d, 3, "%s", rep_label(d, labels, i));
         rep_heading(d, sub, "Top %zu by stall", h->nby_stall);
         if (h->nby_stall)
             list(d, h, h->by_stall, h->nby_stall, 1);
@@ -134,8 +124,8 @@ void rep_md_hotspots(rep_doc *d, const an_hotspots *const *r, const char *const 
             const an_hot *e = &h->by_stall[k];
             const kr_code_row *row = &h->rows[e->row];
             rep_para(d, "**%zu.** %s at vaddr %s (line %s): stall %s over %s executions (%s per execution), %s.",
-                     k + 1, rep_md_code(d, row->isa ? row->isa : ""), num(d, e->vaddr), num(d, e->line),
-                     num(d, e->stall), num(d, e->hit), mean(d, e, e->mean_stall), bucket_cell(d, e));
+                     k + 1, rep_md_code(d, row->isa ? row->isa : ""), rep_u64(d, e->vaddr), rep_u64(d, e->line),
+                     rep_u64(d, e->stall), rep_u64(d, e->hit), mean(d, e, e->mean_stall), bucket_cell(d, e));
             listing(d, h, e);
         }
     }
@@ -143,47 +133,28 @@ void rep_md_hotspots(rep_doc *d, const an_hotspots *const *r, const char *const 
 
 /* ---- JSON ---- */
 
-static json_t *jint(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
-
-/* A JSON string of untrusted text; bytes that are not valid UTF-8 become '?'. */
-static json_t *jstr(const char *s)
-{
-    json_t *j = json_string(s ? s : "");
-    if (j)
-        return j;
-    size_t n = strlen(s);
-    char *c = malloc(n + 1);
-    if (!c)
-        return json_null();
-    for (size_t i = 0; i <= n; i++)
-        c[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
-    j = json_string(c);
-    free(c);
-    return j ? j : json_null();
-}
-
 static json_t *entry(const an_hotspots *h, const an_hot *e, size_t rank)
 {
     const kr_code_row *r = &h->rows[e->row];
     json_t *o = json_object();
-    json_object_set_new(o, "rank", jint(rank));
-    json_object_set_new(o, "row", jint(e->row));
-    json_object_set_new(o, "line", jint(e->line));
-    json_object_set_new(o, "vaddr", jint(e->vaddr));
-    json_object_set_new(o, "isa", jstr(r->isa));
-    json_object_set_new(o, "source", r->source && r->source[0] ? jstr(r->source) : json_null());
+    json_object_set_new(o, "rank", rep_jint(rank));
+    json_object_set_new(o, "row", rep_jint(e->row));
+    json_object_set_new(o, "line", rep_jint(e->line));
+    json_object_set_new(o, "vaddr", rep_jint(e->vaddr));
+    json_object_set_new(o, "isa", rep_jstr(r->isa));
+    json_object_set_new(o, "source", r->source && r->source[0] ? rep_jstr(r->source) : json_null());
     json_t *fr = json_array();
     for (uint32_t f = 0; f < r->nframes; f++) {
         json_t *fo = json_object();
-        json_object_set_new(fo, "path", jstr(r->frames[f].path));
-        json_object_set_new(fo, "line", r->frames[f].line ? jint(r->frames[f].line) : json_null());
+        json_object_set_new(fo, "path", rep_jstr(r->frames[f].path));
+        json_object_set_new(fo, "line", r->frames[f].line ? rep_jint(r->frames[f].line) : json_null());
         json_array_append_new(fr, fo);
     }
     json_object_set_new(o, "frames", fr);
-    json_object_set_new(o, "hit", jint(e->hit));
-    json_object_set_new(o, "latency", jint(e->latency));
-    json_object_set_new(o, "stall", jint(e->stall));
-    json_object_set_new(o, "idle", jint(e->idle));
+    json_object_set_new(o, "hit", rep_jint(e->hit));
+    json_object_set_new(o, "latency", rep_jint(e->latency));
+    json_object_set_new(o, "stall", rep_jint(e->stall));
+    json_object_set_new(o, "idle", rep_jint(e->idle));
     json_object_set_new(o, "mean_latency", e->has_mean ? json_real(e->mean_latency) : json_null());
     json_object_set_new(o, "mean_stall", e->has_mean ? json_real(e->mean_stall) : json_null());
     json_object_set_new(o, "class", json_string(kr_class_name(e->cls)));
@@ -193,13 +164,13 @@ static json_t *entry(const an_hotspots *h, const an_hot *e, size_t rank)
     for (size_t j = 0; j < e->nctx; j++) {
         const kr_code_row *c = &h->rows[e->ctx[j]];
         json_t *co = json_object();
-        json_object_set_new(co, "row", jint(e->ctx[j]));
-        json_object_set_new(co, "line", jint(c->line));
-        json_object_set_new(co, "vaddr", jint(c->vaddr));
-        json_object_set_new(co, "isa", jstr(c->isa));
-        json_object_set_new(co, "hit", jint(c->hit));
-        json_object_set_new(co, "latency", jint(c->latency));
-        json_object_set_new(co, "stall", jint(c->stall));
+        json_object_set_new(co, "row", rep_jint(e->ctx[j]));
+        json_object_set_new(co, "line", rep_jint(c->line));
+        json_object_set_new(co, "vaddr", rep_jint(c->vaddr));
+        json_object_set_new(co, "isa", rep_jstr(c->isa));
+        json_object_set_new(co, "hit", rep_jint(c->hit));
+        json_object_set_new(co, "latency", rep_jint(c->latency));
+        json_object_set_new(co, "stall", rep_jint(c->stall));
         json_object_set_new(co, "hot", json_boolean(j == e->ctx_hot));
         json_array_append_new(ctx, co);
     }
@@ -210,8 +181,8 @@ static json_t *entry(const an_hotspots *h, const an_hot *e, size_t rank)
 json_t *rep_json_hotspots(const an_hotspots *h)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "n", jint(h->n));
-    json_object_set_new(o, "context", jint(h->context));
+    json_object_set_new(o, "n", rep_jint(h->n));
+    json_object_set_new(o, "context", rep_jint(h->context));
     json_t *a = json_array();
     for (size_t i = 0; i < h->nby_stall; i++)
         json_array_append_new(a, entry(h, &h->by_stall[i], i + 1));

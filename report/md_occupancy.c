@@ -11,25 +11,10 @@
 #include "common/buf.h"
 #include "common/fmt.h"
 #include "report/sections.h"
+#include "report/util.h"
 #include "report/templates.h"
 
 #define MAX_COLS 32
-
-static rep_table *table_newv(rep_doc *d, const char *align, const char *const *h, size_t n)
-{
-    const char *a[MAX_COLS + 1] = {0};
-    for (size_t i = 0; i < n && i < MAX_COLS; i++)
-        a[i] = h[i] ? h[i] : "";
-    return rep_table_new(d, align, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
-                         a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19],
-                         a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29],
-                         a[30], a[31], (const char *)NULL);
-}
-
-static const char *label_of(rep_doc *d, const char *const *labels, size_t i)
-{
-    return labels && labels[i] ? rep_md_escape(d, labels[i]) : rep_fmt(d, "capture %zu", i + 1);
-}
 
 static const char *i64s(rep_doc *d, int64_t v, const char *unknown)
 {
@@ -134,13 +119,13 @@ static void limiter_table(rep_doc *d, const col *cols, size_t nc, const char *co
     h[0] = "";
     align[0] = 'l';
     for (size_t i = 0; i < nc; i++) {
-        const char *l = label_of(d, labels, cols[i].capture);
+        const char *l = rep_label(d, labels, cols[i].capture);
         size_t nk = cols[i].o->nkernels;
         h[i + 1] = nk > 1 ? rep_fmt(d, "%s: %s", l, rep_md_escape(d, cols[i].k->name)) : l;
         align[i + 1] = 'r';
     }
     align[nc + 1] = '\0';
-    rep_table *t = table_newv(d, align, h, nc + 1);
+    rep_table *t = rep_table_newv(d, align, h, nc + 1);
     const char *cells[MAX_COLS];
     size_t w = nc + 1;
 #define ROW(title, expr)                               \
@@ -194,7 +179,7 @@ static void limiter_notes(rep_doc *d, const col *cols, size_t nc, const char *co
 {
     for (size_t i = 0; i < nc; i++) {
         const an_occ_kernel *k = cols[i].k;
-        const char *l = label_of(d, labels, cols[i].capture);
+        const char *l = rep_label(d, labels, cols[i].capture);
         if (k->under_report)
             rep_para(d, "**Warning (%s):** rocprofv3 under-reported the VGPRs of %s: it reports %" PRId64
                         " arch VGPRs and %" PRId64 " AGPRs, but the ISA uses registers up to v%u. rocprofv3 builds "
@@ -232,11 +217,11 @@ static void achieved_table(rep_doc *d, const an_occupancy *const *r, const char 
     h[0] = "";
     align[0] = 'l';
     for (size_t i = 0; i < shown; i++) {
-        h[i + 1] = label_of(d, labels, i);
+        h[i + 1] = rep_label(d, labels, i);
         align[i + 1] = 'r';
     }
     align[shown + 1] = '\0';
-    rep_table *t = table_newv(d, align, h, shown + 1);
+    rep_table *t = rep_table_newv(d, align, h, shown + 1);
     const char *cells[MAX_COLS];
     size_t w = shown + 1;
     char b[48];
@@ -292,7 +277,7 @@ static void simd_tables(rep_doc *d, const an_occupancy *const *r, const char *co
         if (!a->present || !a->nsimds)
             continue;
         rep_para(d, "%s: resident waves on the SIMDs of the target CU (mean over the CU's first start to last end):",
-                 label_of(d, labels, i));
+                 rep_label(d, labels, i));
         rep_table *t = rep_table_new(d, "rrrrr", "SE", "CU", "SIMD", "max waves", "mean waves", (const char *)NULL);
         for (size_t s = 0; s < a->nsimds; s++) {
             const an_occ_simd *x = &a->simds[s];
@@ -336,39 +321,22 @@ void rep_md_occupancy(rep_doc *d, const an_occupancy *const *r, const char *cons
 
 /* ---- analysis.json ---- */
 
-static json_t *u64j(uint64_t v) { return json_integer((json_int_t)v); }
 static json_t *i64n(int64_t v) { return v < 0 ? json_null() : json_integer((json_int_t)v); }
-
-static json_t *jstr(const char *s)
-{
-    json_t *j = json_string(s ? s : "");
-    if (j)
-        return j;
-    size_t n = strlen(s);
-    char *c = malloc(n + 1);
-    if (!c)
-        return json_null();
-    for (size_t i = 0; i <= n; i++)
-        c[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
-    j = json_string(c);
-    free(c);
-    return j ? j : json_null();
-}
 
 static json_t *kernel_json(const an_occ_kernel *k)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "name", jstr(k->name));
-    json_object_set_new(o, "label_row", k->label_row == UINT32_MAX ? json_null() : u64j(k->label_row));
+    json_object_set_new(o, "name", rep_jstr(k->name));
+    json_object_set_new(o, "label_row", k->label_row == UINT32_MAX ? json_null() : rep_jint(k->label_row));
     json_object_set_new(o, "codeobj", k->codeobj < 0 ? json_null() : json_integer(k->codeobj));
-    json_object_set_new(o, "vaddr", k->label_row == UINT32_MAX ? json_null() : u64j(k->vaddr));
+    json_object_set_new(o, "vaddr", k->label_row == UINT32_MAX ? json_null() : rep_jint(k->vaddr));
     json_object_set_new(o, "source", json_string(an_occ_source_id(k->source)));
     json_object_set_new(o, "kernel_id", i64n(k->kernel_id));
     json_object_set_new(o, "csv_dispatch_id", i64n(k->csv_dispatch_id));
     json_t *m = json_object();
-    json_object_set_new(m, "v", u64j(k->isa_v));
-    json_object_set_new(m, "a", u64j(k->isa_a));
-    json_object_set_new(m, "s", u64j(k->isa_s));
+    json_object_set_new(m, "v", rep_jint(k->isa_v));
+    json_object_set_new(m, "a", rep_jint(k->isa_a));
+    json_object_set_new(m, "s", rep_jint(k->isa_s));
     json_object_set_new(o, "isa_marks", m);
     json_t *rep = json_object();
     json_object_set_new(rep, "arch_vgpr", i64n(k->reported_arch_vgpr));
@@ -382,11 +350,11 @@ static json_t *kernel_json(const an_occ_kernel *k)
     json_object_set_new(o, "workgroups", i64n(k->workgroups));
     json_object_set_new(o, "under_report", json_boolean(k->under_report));
     json_object_set_new(o, "isa_above_reported", json_boolean(k->isa_above_reported));
-    json_object_set_new(o, "vgpr_total", u64j(k->v_total));
-    json_object_set_new(o, "sgpr", u64j(k->sgpr));
-    json_object_set_new(o, "waves_per_workgroup", k->waves_per_wg ? u64j(k->waves_per_wg) : json_null());
+    json_object_set_new(o, "vgpr_total", rep_jint(k->v_total));
+    json_object_set_new(o, "sgpr", rep_jint(k->sgpr));
+    json_object_set_new(o, "waves_per_workgroup", k->waves_per_wg ? rep_jint(k->waves_per_wg) : json_null());
     json_object_set_new(o, "waves_per_simd_per_workgroup",
-                        k->waves_per_simd_per_wg ? u64j(k->waves_per_simd_per_wg) : json_null());
+                        k->waves_per_simd_per_wg ? rep_jint(k->waves_per_simd_per_wg) : json_null());
     json_t *w = json_object();
     for (int l = 0; l < AN_LIM_COUNT; l++)
         json_object_set_new(w, an_occ_lim_id((an_occ_lim)l),
@@ -395,7 +363,7 @@ static json_t *kernel_json(const an_occ_kernel *k)
     json_object_set_new(o, "lds_unlimited", json_boolean(k->w_known[AN_LIM_LDS] && k->w[AN_LIM_LDS] < 0));
     json_object_set_new(o, "workgroups_per_cu_lds", i64n(k->wg_lds));
     json_object_set_new(o, "workgroup_slots", i64n(k->wg_slots));
-    json_object_set_new(o, "waves_per_simd", u64j(k->waves_per_simd));
+    json_object_set_new(o, "waves_per_simd", rep_jint(k->waves_per_simd));
     json_t *lims = json_array();
     for (int l = 0; l < AN_LIM_COUNT; l++)
         if (k->limiter[l])
@@ -403,7 +371,7 @@ static json_t *kernel_json(const an_occ_kernel *k)
     json_object_set_new(o, "limiters", lims);
     json_object_set_new(o, "limiter", json_string(an_occ_lim_id(k->primary)));
     json_t *nx = json_object();
-    json_object_set_new(nx, "waves", k->next_waves ? u64j(k->next_waves) : json_null());
+    json_object_set_new(nx, "waves", k->next_waves ? rep_jint(k->next_waves) : json_null());
     json_object_set_new(nx, "vgpr_max", i64n(k->next_vgpr_max));
     json_object_set_new(nx, "sgpr_max", i64n(k->next_sgpr_max));
     json_object_set_new(nx, "lds_max", i64n(k->next_lds_max));
@@ -424,30 +392,30 @@ static json_t *achieved_json(const an_occ_achieved *a)
     int p = a->present;
     json_object_set_new(o, "present", json_boolean(p));
     json_object_set_new(o, "aligned", p ? json_boolean(a->aligned) : json_null());
-    json_object_set_new(o, "target_cu", p && a->has_target ? u64j(a->target_cu) : json_null());
-    json_object_set_new(o, "simds_per_cu", u64j(a->simds_per_cu));
-    json_object_set_new(o, "target_max_waves_per_simd", p && a->has_target ? u64j(a->target_max_per_simd) : json_null());
+    json_object_set_new(o, "target_cu", p && a->has_target ? rep_jint(a->target_cu) : json_null());
+    json_object_set_new(o, "simds_per_cu", rep_jint(a->simds_per_cu));
+    json_object_set_new(o, "target_max_waves_per_simd", p && a->has_target ? rep_jint(a->target_max_per_simd) : json_null());
     json_object_set_new(o, "target_mean_waves_per_simd",
                         p && a->has_target ? json_real(a->target_mean_per_simd) : json_null());
-    json_object_set_new(o, "max_waves_per_simd", p ? u64j(a->max_per_simd) : json_null());
-    json_object_set_new(o, "max_waves_per_cu", p ? u64j(a->max_per_cu) : json_null());
-    json_object_set_new(o, "max_waves_per_se", p ? u64j(a->max_per_se) : json_null());
+    json_object_set_new(o, "max_waves_per_simd", p ? rep_jint(a->max_per_simd) : json_null());
+    json_object_set_new(o, "max_waves_per_cu", p ? rep_jint(a->max_per_cu) : json_null());
+    json_object_set_new(o, "max_waves_per_se", p ? rep_jint(a->max_per_se) : json_null());
     json_object_set_new(o, "cu_mean_waves_per_simd_min", p ? json_real(a->cu_mean_min) : json_null());
     json_object_set_new(o, "cu_mean_waves_per_simd_max", p ? json_real(a->cu_mean_max) : json_null());
     json_object_set_new(o, "cu_span_mean_waves_per_simd_min", p ? json_real(a->cu_span_mean_min) : json_null());
     json_object_set_new(o, "cu_span_mean_waves_per_simd_max", p ? json_real(a->cu_span_mean_max) : json_null());
-    json_object_set_new(o, "span_first", p ? u64j(a->span_first) : json_null());
-    json_object_set_new(o, "span_last", p ? u64j(a->span_last) : json_null());
-    json_object_set_new(o, "low_cycles", p && a->has_target ? u64j(a->low_cycles) : json_null());
-    json_object_set_new(o, "low_total", p && a->has_target ? u64j(a->low_total) : json_null());
+    json_object_set_new(o, "span_first", p ? rep_jint(a->span_first) : json_null());
+    json_object_set_new(o, "span_last", p ? rep_jint(a->span_last) : json_null());
+    json_object_set_new(o, "low_cycles", p && a->has_target ? rep_jint(a->low_cycles) : json_null());
+    json_object_set_new(o, "low_total", p && a->has_target ? rep_jint(a->low_total) : json_null());
     json_object_set_new(o, "low_fraction", p && a->has_target && a->low_total ? json_real(a->low_fraction) : json_null());
     json_t *ses = json_array();
     for (size_t i = 0; i < a->nses; i++) {
         json_t *x = json_object();
-        json_object_set_new(x, "se", u64j(a->ses[i].se));
-        json_object_set_new(x, "rows", u64j(a->ses[i].rows));
-        json_object_set_new(x, "waves", u64j(a->ses[i].waves));
-        json_object_set_new(x, "max_waves", u64j(a->ses[i].max_waves));
+        json_object_set_new(x, "se", rep_jint(a->ses[i].se));
+        json_object_set_new(x, "rows", rep_jint(a->ses[i].rows));
+        json_object_set_new(x, "waves", rep_jint(a->ses[i].waves));
+        json_object_set_new(x, "max_waves", rep_jint(a->ses[i].max_waves));
         json_object_set_new(x, "offset", json_integer(a->ses[i].offset));
         json_array_append_new(ses, x);
     }
@@ -456,18 +424,18 @@ static json_t *achieved_json(const an_occ_achieved *a)
     for (size_t i = 0; i < a->ncus; i++) {
         const an_occ_cu *c = &a->cus[i];
         json_t *x = json_object();
-        json_object_set_new(x, "se", u64j(c->se));
-        json_object_set_new(x, "cu", u64j(c->cu));
+        json_object_set_new(x, "se", rep_jint(c->se));
+        json_object_set_new(x, "cu", rep_jint(c->cu));
         json_object_set_new(x, "target", json_boolean(c->target));
-        json_object_set_new(x, "waves", u64j(c->waves));
-        json_object_set_new(x, "max_waves", u64j(c->max_waves));
-        json_object_set_new(x, "max_waves_per_simd", u64j(c->max_per_simd));
-        json_object_set_new(x, "first", u64j(c->first));
-        json_object_set_new(x, "last", u64j(c->last));
-        json_object_set_new(x, "wave_cycles", u64j(c->wave_cycles));
+        json_object_set_new(x, "waves", rep_jint(c->waves));
+        json_object_set_new(x, "max_waves", rep_jint(c->max_waves));
+        json_object_set_new(x, "max_waves_per_simd", rep_jint(c->max_per_simd));
+        json_object_set_new(x, "first", rep_jint(c->first));
+        json_object_set_new(x, "last", rep_jint(c->last));
+        json_object_set_new(x, "wave_cycles", rep_jint(c->wave_cycles));
         json_object_set_new(x, "mean_waves_per_simd", json_real(c->mean_per_simd));
         json_object_set_new(x, "mean_waves_per_simd_span", json_real(c->mean_per_simd_span));
-        json_object_set_new(x, "low_cycles", u64j(c->low_cycles));
+        json_object_set_new(x, "low_cycles", rep_jint(c->low_cycles));
         json_array_append_new(cus, x);
     }
     json_object_set_new(o, "cus", cus);
@@ -475,12 +443,12 @@ static json_t *achieved_json(const an_occ_achieved *a)
     for (size_t i = 0; i < a->nsimds; i++) {
         const an_occ_simd *s = &a->simds[i];
         json_t *x = json_object();
-        json_object_set_new(x, "se", u64j(s->se));
-        json_object_set_new(x, "cu", u64j(s->cu));
-        json_object_set_new(x, "simd", u64j(s->simd));
-        json_object_set_new(x, "max_waves", u64j(s->max_waves));
+        json_object_set_new(x, "se", rep_jint(s->se));
+        json_object_set_new(x, "cu", rep_jint(s->cu));
+        json_object_set_new(x, "simd", rep_jint(s->simd));
+        json_object_set_new(x, "max_waves", rep_jint(s->max_waves));
         json_object_set_new(x, "mean_waves", json_real(s->mean_waves));
-        json_object_set_new(x, "wave_cycles", u64j(s->wave_cycles));
+        json_object_set_new(x, "wave_cycles", rep_jint(s->wave_cycles));
         json_array_append_new(simds, x);
     }
     json_object_set_new(o, "target_simds", simds);
@@ -490,7 +458,7 @@ static json_t *achieved_json(const an_occ_achieved *a)
 json_t *rep_json_occupancy(const an_occupancy *r)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "target", jstr(r->target ? r->target : "unknown"));
+    json_object_set_new(o, "target", rep_jstr(r->target ? r->target : "unknown"));
     json_object_set_new(o, "target_source", json_string(r->target_source ? r->target_source : "none"));
     json_object_set_new(o, "modelled", json_boolean(r->modelled));
     json_object_set_new(o, "lds_per_cu", i64n(r->lds_per_cu));
@@ -501,7 +469,7 @@ json_t *rep_json_occupancy(const an_occupancy *r)
     for (size_t i = 0; i < r->nkernels; i++)
         json_array_append_new(ks, kernel_json(&r->kernels[i]));
     json_object_set_new(o, "kernels", ks);
-    json_object_set_new(o, "primary_kernel", r->nkernels ? u64j(r->primary) : json_null());
+    json_object_set_new(o, "primary_kernel", r->nkernels ? rep_jint(r->primary) : json_null());
     json_object_set_new(o, "achieved", achieved_json(&r->achieved));
     return o;
 }

@@ -9,31 +9,10 @@
 
 #include "common/fmt.h"
 #include "report/sections.h"
+#include "report/util.h"
 #include "report/templates.h"
 
 #define MAX_COLS 32
-
-static rep_table *table_newv(rep_doc *d, const char *align, const char *const *h, size_t n)
-{
-    const char *a[MAX_COLS + 1] = {0};
-    for (size_t i = 0; i < n && i < MAX_COLS; i++)
-        a[i] = h[i] ? h[i] : "";
-    return rep_table_new(d, align, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
-                         a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19],
-                         a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29],
-                         a[30], a[31], (const char *)NULL);
-}
-
-static const char *num(rep_doc *d, uint64_t v)
-{
-    char b[32];
-    return rep_fmt(d, "%s", kr_fmt_u64(b, sizeof b, v));
-}
-
-static const char *label_of(rep_doc *d, const char *const *labels, size_t i)
-{
-    return labels && labels[i] ? rep_md_escape(d, labels[i]) : rep_fmt(d, "capture %zu", i + 1);
-}
 
 static const char *base_name(const char *path)
 {
@@ -71,11 +50,11 @@ static void quality_table(rep_doc *d, const an_sources *const *r, const char *co
     h[nc] = "";
     align[nc++] = 'l';
     for (size_t i = 0; i < n && nc < MAX_COLS; i++) {
-        h[nc] = label_of(d, labels, i);
+        h[nc] = rep_label(d, labels, i);
         align[nc++] = 'r';
     }
     align[nc] = '\0';
-    rep_table *t = table_newv(d, align, h, nc);
+    rep_table *t = rep_table_newv(d, align, h, nc);
     size_t shown = nc - 1;
     const char *cells[MAX_COLS];
     char b[48];
@@ -88,7 +67,7 @@ static void quality_table(rep_doc *d, const an_sources *const *r, const char *co
 
     cells[0] = "distinct source lines (innermost)";
     for (size_t i = 0; i < shown; i++)
-        cells[i + 1] = num(d, r[i]->distinct_lines);
+        cells[i + 1] = rep_u64(d, r[i]->distinct_lines);
     rep_table_rowv(t, cells, nc);
 
     cells[0] = "frames resolved to a source copy";
@@ -117,9 +96,9 @@ static void top_lines(rep_doc *d, const an_sources *s)
                                  "hits (incl)", "stall (excl)", "latency (excl)", (const char *)NULL);
     for (size_t i = 0; i < s->ntop; i++) {
         const an_src_line *l = &s->lines[i];
-        rep_table_row(t, num(d, i + 1), line_cell(d, l), l->copy ? rep_md_code(d, l->copy) : "—",
-                      num(d, l->incl.stall), num(d, l->incl.latency), num(d, l->incl.hit),
-                      num(d, l->excl.stall), num(d, l->excl.latency), (const char *)NULL);
+        rep_table_row(t, rep_u64(d, i + 1), line_cell(d, l), l->copy ? rep_md_code(d, l->copy) : "—",
+                      rep_u64(d, l->incl.stall), rep_u64(d, l->incl.latency), rep_u64(d, l->incl.hit),
+                      rep_u64(d, l->excl.stall), rep_u64(d, l->excl.latency), (const char *)NULL);
     }
     if (s->ntop < s->nlines)
         rep_para(d, "%zu more line%s in analysis.json.", s->nlines - s->ntop, s->nlines - s->ntop == 1 ? "" : "s");
@@ -130,7 +109,7 @@ static void top_lines(rep_doc *d, const an_sources *s)
                                     : rep_md_code(d, l->path ? l->path : "");
         if (l->snippet) {
             rep_para(d, "**#%zu** %s — stall %s, latency %s (copy %s, lines %u–%u)", i + 1, where,
-                     num(d, l->incl.stall), num(d, l->incl.latency), rep_md_code(d, l->copy ? l->copy : ""),
+                     rep_u64(d, l->incl.stall), rep_u64(d, l->incl.latency), rep_md_code(d, l->copy ? l->copy : ""),
                      l->snippet_first, l->snippet_last);
             rep_code(d, lang_of(l->path), l->snippet);
         } else {
@@ -152,8 +131,8 @@ static void ranges_table(rep_doc *d, const an_sources *s)
             src = rep_md_code(d, rep_fmt(d, "%s:%u", base_name(g->path), g->line_min));
         else
             src = rep_md_code(d, rep_fmt(d, "%s:%u-%u", base_name(g->path), g->line_min, g->line_max));
-        rep_table_row(t, num(d, i + 1), rep_fmt(d, "0x%" PRIx64 "–0x%" PRIx64, g->first_vaddr, g->last_vaddr),
-                      src, num(d, g->rows), num(d, g->cost.stall), num(d, g->cost.latency), num(d, g->cost.hit),
+        rep_table_row(t, rep_u64(d, i + 1), rep_fmt(d, "0x%" PRIx64 "–0x%" PRIx64, g->first_vaddr, g->last_vaddr),
+                      src, rep_u64(d, g->rows), rep_u64(d, g->cost.stall), rep_u64(d, g->cost.latency), rep_u64(d, g->cost.hit),
                       (const char *)NULL);
     }
     if (s->ntop_ranges < s->nranges)
@@ -172,7 +151,7 @@ void rep_md_sources(rep_doc *d, const an_sources *const *r, const char *const *l
     quality_table(d, r, labels, n);
     for (size_t i = 0; i < n; i++) {
         const an_sources *s = r[i];
-        const char *l = label_of(d, labels, i);
+        const char *l = rep_label(d, labels, i);
         if (n > 1)
             rep_heading(d, 3, "%s", l);
         if (s->instruction_rows == 0) {
@@ -202,71 +181,53 @@ void rep_md_sources(rep_doc *d, const an_sources *const *r, const char *const *l
 
 /* ---- analysis.json ---- */
 
-static json_t *u64j(uint64_t v) { return json_integer((json_int_t)v); }
-
 /* A JSON string of untrusted text: invalid UTF-8 bytes become '?', so the
  * key is never lost. */
-static json_t *jstr(const char *s)
-{
-    json_t *j = json_string(s ? s : "");
-    if (j)
-        return j;
-    size_t n = strlen(s);
-    char *c = malloc(n + 1);
-    if (!c)
-        return json_null();
-    for (size_t i = 0; i <= n; i++)
-        c[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
-    j = json_string(c);
-    free(c);
-    return j ? j : json_null();
-}
-
 static json_t *cost_json(const an_src_cost *c, uint64_t rows)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "hit", u64j(c->hit));
-    json_object_set_new(o, "latency", u64j(c->latency));
-    json_object_set_new(o, "stall", u64j(c->stall));
-    json_object_set_new(o, "idle", u64j(c->idle));
-    json_object_set_new(o, "rows", u64j(rows));
+    json_object_set_new(o, "hit", rep_jint(c->hit));
+    json_object_set_new(o, "latency", rep_jint(c->latency));
+    json_object_set_new(o, "stall", rep_jint(c->stall));
+    json_object_set_new(o, "idle", rep_jint(c->idle));
+    json_object_set_new(o, "rows", rep_jint(rows));
     return o;
 }
 
 json_t *rep_json_sources(const an_sources *r)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "instruction_rows", u64j(r->instruction_rows));
-    json_object_set_new(o, "mapped_rows", u64j(r->mapped_rows));
-    json_object_set_new(o, "frames", u64j(r->frames));
-    json_object_set_new(o, "frames_resolved", u64j(r->frames_resolved));
-    json_object_set_new(o, "copies_used", u64j(r->copies_used));
+    json_object_set_new(o, "instruction_rows", rep_jint(r->instruction_rows));
+    json_object_set_new(o, "mapped_rows", rep_jint(r->mapped_rows));
+    json_object_set_new(o, "frames", rep_jint(r->frames));
+    json_object_set_new(o, "frames_resolved", rep_jint(r->frames_resolved));
+    json_object_set_new(o, "copies_used", rep_jint(r->copies_used));
     json_object_set_new(o, "has_snapshots_json", json_boolean(r->has_snapshots_json));
-    json_object_set_new(o, "distinct_lines", u64j(r->distinct_lines));
-    json_object_set_new(o, "weight_total", u64j(r->weight_total));
+    json_object_set_new(o, "distinct_lines", rep_jint(r->distinct_lines));
+    json_object_set_new(o, "weight_total", rep_jint(r->weight_total));
     json_object_set_new(o, "top1_share", r->has_top1 ? json_real(r->top1_share) : json_null());
-    json_object_set_new(o, "top1_line", r->has_top1 ? u64j(r->top1_index + 1) : json_null());
+    json_object_set_new(o, "top1_line", r->has_top1 ? rep_jint(r->top1_index + 1) : json_null());
     json_object_set_new(o, "effective_lines", r->has_effective ? json_real(r->effective_lines) : json_null());
-    json_object_set_new(o, "context", u64j(r->context));
-    json_object_set_new(o, "range_gap", u64j(r->range_gap));
+    json_object_set_new(o, "context", rep_jint(r->context));
+    json_object_set_new(o, "range_gap", rep_jint(r->range_gap));
     json_object_set_new(o, "fallback", json_boolean(r->fallback));
-    json_object_set_new(o, "top_lines", u64j(r->ntop));
-    json_object_set_new(o, "top_ranges", u64j(r->ntop_ranges));
+    json_object_set_new(o, "top_lines", rep_jint(r->ntop));
+    json_object_set_new(o, "top_ranges", rep_jint(r->ntop_ranges));
 
     json_t *lines = json_array();
     for (size_t i = 0; i < r->nlines; i++) {
         const an_src_line *l = &r->lines[i];
         json_t *x = json_object();
-        json_object_set_new(x, "rank", u64j(i + 1));
-        json_object_set_new(x, "path", jstr(l->path));
-        json_object_set_new(x, "line", l->line ? u64j(l->line) : json_null());
-        json_object_set_new(x, "copy", l->copy ? jstr(l->copy) : json_null());
+        json_object_set_new(x, "rank", rep_jint(i + 1));
+        json_object_set_new(x, "path", rep_jstr(l->path));
+        json_object_set_new(x, "line", l->line ? rep_jint(l->line) : json_null());
+        json_object_set_new(x, "copy", l->copy ? rep_jstr(l->copy) : json_null());
         json_object_set_new(x, "resolution", json_string(an_src_why_id(l->why)));
         json_object_set_new(x, "inclusive", cost_json(&l->incl, l->incl_rows));
         json_object_set_new(x, "exclusive", cost_json(&l->excl, l->excl_rows));
-        json_object_set_new(x, "snippet_first", l->snippet ? u64j(l->snippet_first) : json_null());
-        json_object_set_new(x, "snippet_last", l->snippet ? u64j(l->snippet_last) : json_null());
-        json_object_set_new(x, "snippet", l->snippet ? jstr(l->snippet) : json_null());
+        json_object_set_new(x, "snippet_first", l->snippet ? rep_jint(l->snippet_first) : json_null());
+        json_object_set_new(x, "snippet_last", l->snippet ? rep_jint(l->snippet_last) : json_null());
+        json_object_set_new(x, "snippet", l->snippet ? rep_jstr(l->snippet) : json_null());
         json_array_append_new(lines, x);
     }
     json_object_set_new(o, "lines", lines);
@@ -280,21 +241,21 @@ json_t *rep_json_sources(const an_sources *r)
     for (size_t i = 0; i < r->nranges; i++) {
         const an_src_range *g = &r->ranges[i];
         json_t *x = json_object();
-        json_object_set_new(x, "rank", rank ? u64j(rank[i]) : json_null());
-        json_object_set_new(x, "kernel_row", g->kernel == UINT32_MAX ? json_null() : u64j(g->kernel));
-        json_object_set_new(x, "first_row", u64j(g->first_row));
-        json_object_set_new(x, "last_row", u64j(g->last_row));
-        json_object_set_new(x, "first_vaddr", u64j(g->first_vaddr));
-        json_object_set_new(x, "last_vaddr", u64j(g->last_vaddr));
+        json_object_set_new(x, "rank", rank ? rep_jint(rank[i]) : json_null());
+        json_object_set_new(x, "kernel_row", g->kernel == UINT32_MAX ? json_null() : rep_jint(g->kernel));
+        json_object_set_new(x, "first_row", rep_jint(g->first_row));
+        json_object_set_new(x, "last_row", rep_jint(g->last_row));
+        json_object_set_new(x, "first_vaddr", rep_jint(g->first_vaddr));
+        json_object_set_new(x, "last_vaddr", rep_jint(g->last_vaddr));
         json_object_set_new(x, "mapped", json_boolean(g->mapped));
-        json_object_set_new(x, "path", g->path ? jstr(g->path) : json_null());
-        json_object_set_new(x, "line_min", g->mapped && g->line_min ? u64j(g->line_min) : json_null());
-        json_object_set_new(x, "line_max", g->mapped && g->line_max ? u64j(g->line_max) : json_null());
-        json_object_set_new(x, "rows", u64j(g->rows));
-        json_object_set_new(x, "hit", u64j(g->cost.hit));
-        json_object_set_new(x, "latency", u64j(g->cost.latency));
-        json_object_set_new(x, "stall", u64j(g->cost.stall));
-        json_object_set_new(x, "idle", u64j(g->cost.idle));
+        json_object_set_new(x, "path", g->path ? rep_jstr(g->path) : json_null());
+        json_object_set_new(x, "line_min", g->mapped && g->line_min ? rep_jint(g->line_min) : json_null());
+        json_object_set_new(x, "line_max", g->mapped && g->line_max ? rep_jint(g->line_max) : json_null());
+        json_object_set_new(x, "rows", rep_jint(g->rows));
+        json_object_set_new(x, "hit", rep_jint(g->cost.hit));
+        json_object_set_new(x, "latency", rep_jint(g->cost.latency));
+        json_object_set_new(x, "stall", rep_jint(g->cost.stall));
+        json_object_set_new(x, "idle", rep_jint(g->cost.idle));
         json_array_append_new(ranges, x);
     }
     free(rank);

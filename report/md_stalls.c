@@ -7,6 +7,7 @@
 
 #include "common/fmt.h"
 #include "report/sections.h"
+#include "report/util.h"
 #include "report/templates.h"
 
 #define MAX_COLS 32
@@ -14,34 +15,6 @@
 #define MD_SOURCES 10
 #define JSON_SOURCES 50
 #define JSON_TOP 20
-
-static rep_table *table_newv(rep_doc *d, const char *align, const char *const *h, size_t n)
-{
-    const char *a[MAX_COLS + 1] = {0};
-    for (size_t i = 0; i < n && i < MAX_COLS; i++)
-        a[i] = h[i] ? h[i] : "";
-    return rep_table_new(d, align, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
-                         a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19],
-                         a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29],
-                         a[30], a[31], (const char *)NULL);
-}
-
-static const char *num(rep_doc *d, uint64_t v)
-{
-    char b[32];
-    return rep_fmt(d, "%s", kr_fmt_u64(b, sizeof b, v));
-}
-
-static const char *pct(rep_doc *d, uint64_t part, uint64_t whole)
-{
-    char b[32];
-    return rep_fmt(d, "%s", kr_fmt_pct(b, sizeof b, (double)part, (double)whole, 1));
-}
-
-static const char *label_of(rep_doc *d, const char *const *labels, size_t i)
-{
-    return labels && labels[i] ? rep_md_escape(d, labels[i]) : rep_fmt(d, "capture %zu", i + 1);
-}
 
 /* Side-by-side header: first column, then per capture the given suffixes. */
 static rep_table *side_table(rep_doc *d, const char *first, const char *const *labels, size_t shown,
@@ -53,12 +26,12 @@ static rep_table *side_table(rep_doc *d, const char *first, const char *const *l
     h[nc] = first; align[nc++] = 'l';
     for (size_t i = 0; i < shown; i++)
         for (size_t s = 0; s < nsuffix; s++) {
-            h[nc] = suffix[s][0] ? rep_fmt(d, "%s %s", label_of(d, labels, i), suffix[s])
-                                 : label_of(d, labels, i);
+            h[nc] = suffix[s][0] ? rep_fmt(d, "%s %s", rep_label(d, labels, i), suffix[s])
+                                 : rep_label(d, labels, i);
             align[nc++] = 'r';
         }
     align[nc] = '\0';
-    return table_newv(d, align, h, nc);
+    return rep_table_newv(d, align, h, nc);
 }
 
 static void totals(rep_doc *d, const an_stalls *const *r, const char *const *labels, size_t shown)
@@ -72,8 +45,8 @@ static void totals(rep_doc *d, const an_stalls *const *r, const char *const *lab
         size_t c = 0;
         cells[c++] = what[w];
         for (size_t i = 0; i < shown; i++)
-            cells[c++] = w == 0 ? num(d, r[i]->kept_rows) : w == 1 ? num(d, r[i]->total_cycles)
-                       : w == 2 ? num(d, r[i]->total_stall) : pct(d, r[i]->total_stall, r[i]->total_cycles);
+            cells[c++] = w == 0 ? rep_u64(d, r[i]->kept_rows) : w == 1 ? rep_u64(d, r[i]->total_cycles)
+                       : w == 2 ? rep_u64(d, r[i]->total_stall) : rep_pct(d, r[i]->total_stall, r[i]->total_cycles);
         rep_table_rowv(t, cells, c);
     }
 }
@@ -100,9 +73,9 @@ static void kinds(rep_doc *d, const an_stalls *const *r, const char *const *labe
         cells[c++] = rep_md_code(d, an_stall_kind_key(order[k]));
         for (size_t i = 0; i < shown; i++) {
             const an_stall_bucket *b = &r[i]->kinds[order[k]];
-            cells[c++] = num(d, b->stall);
-            cells[c++] = pct(d, b->stall, r[i]->total_stall);
-            cells[c++] = num(d, b->rows);
+            cells[c++] = rep_u64(d, b->stall);
+            cells[c++] = rep_pct(d, b->stall, r[i]->total_stall);
+            cells[c++] = rep_u64(d, b->rows);
         }
         rep_table_rowv(t, cells, c);
     }
@@ -113,9 +86,9 @@ static void kinds(rep_doc *d, const an_stalls *const *r, const char *const *labe
         uint64_t rows = 0;
         for (size_t k = 0; k < AN_STALL_COUNT; k++)
             rows += r[i]->kinds[k].rows;
-        cells[c++] = num(d, r[i]->total_stall);
-        cells[c++] = pct(d, r[i]->total_stall, r[i]->total_stall);
-        cells[c++] = num(d, rows);
+        cells[c++] = rep_u64(d, r[i]->total_stall);
+        cells[c++] = rep_pct(d, r[i]->total_stall, r[i]->total_stall);
+        cells[c++] = rep_u64(d, rows);
     }
     rep_table_rowv(t, cells, c);
 }
@@ -130,8 +103,8 @@ static void kind_tops(rep_doc *d, const an_stalls *r)
         for (size_t j = 0; j < b->ntop && j < MD_TOP_PER_BUCKET; j++) {
             const kr_code_row *row = &r->rows[b->top[j]];
             rep_table_row(t, j == 0 ? rep_md_code(d, an_stall_kind_key(kind)) : "",
-                          num(d, row->vaddr), rep_md_code(d, row->isa ? row->isa : ""), num(d, row->hit),
-                          num(d, row->stall), pct(d, row->stall, b->stall), (const char *)NULL);
+                          rep_u64(d, row->vaddr), rep_md_code(d, row->isa ? row->isa : ""), rep_u64(d, row->hit),
+                          rep_u64(d, row->stall), rep_pct(d, row->stall, b->stall), (const char *)NULL);
         }
     }
 }
@@ -160,8 +133,8 @@ static void hub(rep_doc *d, const an_stalls *const *r, const char *const *labels
             for (size_t j = 0; j < r[i]->nhub_seen; j++)
                 if (r[i]->hub[j].bucket == order[k])
                     s = &r[i]->hub[j];
-            cells[c++] = s ? num(d, s->stall) : "—";
-            cells[c++] = s ? pct(d, s->stall, r[i]->total_stall) : "—";
+            cells[c++] = s ? rep_u64(d, s->stall) : "—";
+            cells[c++] = s ? rep_pct(d, s->stall, r[i]->total_stall) : "—";
         }
         rep_table_rowv(t, cells, c);
     }
@@ -177,8 +150,8 @@ static void hub_sources(rep_doc *d, const an_stalls *r)
                                  (const char *)NULL);
     for (size_t i = 0; i < r->nsources && i < MD_SOURCES; i++) {
         const an_hub_source *s = &r->sources[i];
-        rep_table_row(t, rep_md_code(d, s->source), num(d, s->rows), num(d, s->stall),
-                      num(d, s->latency), rep_md_escape(d, an_hub_bucket_display(s->dominant)),
+        rep_table_row(t, rep_md_code(d, s->source), rep_u64(d, s->rows), rep_u64(d, s->stall),
+                      rep_u64(d, s->latency), rep_md_escape(d, an_hub_bucket_display(s->dominant)),
                       (const char *)NULL);
     }
     if (r->nsources > MD_SOURCES)
@@ -200,7 +173,7 @@ void rep_md_stalls(rep_doc *d, const an_stalls *const *r, const char *const *lab
     kinds(d, r, labels, shown);
     for (size_t i = 0; i < n; i++) {
         if (n > 1)
-            rep_heading(d, 4, "Top rows per bucket — %s", label_of(d, labels, i));
+            rep_heading(d, 4, "Top rows per bucket — %s", rep_label(d, labels, i));
         else
             rep_heading(d, 4, "Top rows per bucket");
         kind_tops(d, r[i]);
@@ -211,7 +184,7 @@ void rep_md_stalls(rep_doc *d, const an_stalls *const *r, const char *const *lab
     hub(d, r, labels, shown);
     for (size_t i = 0; i < n; i++) {
         if (n > 1)
-            rep_heading(d, 4, "Source groups — %s", label_of(d, labels, i));
+            rep_heading(d, 4, "Source groups — %s", rep_label(d, labels, i));
         else
             rep_heading(d, 4, "Source groups");
         hub_sources(d, r[i]);
@@ -222,51 +195,27 @@ void rep_md_stalls(rep_doc *d, const an_stalls *const *r, const char *const *lab
 
 /* ---- JSON ---- */
 
-static json_t *jint(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
-
-/* A JSON string of untrusted text; bytes that are not valid UTF-8 become '?'. */
-static json_t *jstr(const char *s)
-{
-    json_t *j = json_string(s ? s : "");
-    if (j)
-        return j;
-    size_t n = strlen(s);
-    char *c = malloc(n + 1);
-    if (!c)
-        return json_null();
-    for (size_t i = 0; i <= n; i++)
-        c[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
-    j = json_string(c);
-    free(c);
-    return j ? j : json_null();
-}
-
-static json_t *share(uint64_t part, uint64_t whole)
-{
-    return whole ? json_real((double)part / (double)whole) : json_null();
-}
-
 static json_t *row_obj(const an_stalls *r, uint32_t idx)
 {
     const kr_code_row *row = &r->rows[idx];
     json_t *o = json_object();
-    json_object_set_new(o, "row", jint(idx));
-    json_object_set_new(o, "line", jint(row->line));
-    json_object_set_new(o, "vaddr", jint(row->vaddr));
-    json_object_set_new(o, "isa", jstr(row->isa));
-    json_object_set_new(o, "hit", jint(row->hit));
-    json_object_set_new(o, "latency", jint(row->latency));
-    json_object_set_new(o, "stall", jint(row->stall));
+    json_object_set_new(o, "row", rep_jint(idx));
+    json_object_set_new(o, "line", rep_jint(row->line));
+    json_object_set_new(o, "vaddr", rep_jint(row->vaddr));
+    json_object_set_new(o, "isa", rep_jstr(row->isa));
+    json_object_set_new(o, "hit", rep_jint(row->hit));
+    json_object_set_new(o, "latency", rep_jint(row->latency));
+    json_object_set_new(o, "stall", rep_jint(row->stall));
     return o;
 }
 
 json_t *rep_json_stalls(const an_stalls *r)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "kept_rows", jint(r->kept_rows));
-    json_object_set_new(o, "total_cycles", jint(r->total_cycles));
-    json_object_set_new(o, "total_stall", jint(r->total_stall));
-    json_object_set_new(o, "stall_share", share(r->total_stall, r->total_cycles));
+    json_object_set_new(o, "kept_rows", rep_jint(r->kept_rows));
+    json_object_set_new(o, "total_cycles", rep_jint(r->total_cycles));
+    json_object_set_new(o, "total_stall", rep_jint(r->total_stall));
+    json_object_set_new(o, "stall_share", rep_jshare(r->total_stall, r->total_cycles));
 
     json_t *kb = json_array();
     for (size_t k = 0; k < AN_STALL_COUNT; k++) {
@@ -274,10 +223,10 @@ json_t *rep_json_stalls(const an_stalls *r)
         const an_stall_bucket *b = &r->kinds[kind];
         json_t *e = json_object();
         json_object_set_new(e, "bucket", json_string(an_stall_kind_key(kind)));
-        json_object_set_new(e, "stall", jint(b->stall));
-        json_object_set_new(e, "share", share(b->stall, r->total_stall));
-        json_object_set_new(e, "rows", jint(b->rows));
-        json_object_set_new(e, "hit", jint(b->hit));
+        json_object_set_new(e, "stall", rep_jint(b->stall));
+        json_object_set_new(e, "share", rep_jshare(b->stall, r->total_stall));
+        json_object_set_new(e, "rows", rep_jint(b->rows));
+        json_object_set_new(e, "hit", rep_jint(b->hit));
         json_t *top = json_array();
         for (size_t j = 0; j < b->ntop; j++)
             json_array_append_new(top, row_obj(r, b->top[j]));
@@ -296,9 +245,9 @@ json_t *rep_json_stalls(const an_stalls *r)
         json_object_set_new(e, "bucket", json_string(an_hub_bucket_key(s->bucket)));
         json_object_set_new(e, "name", json_string(an_hub_bucket_display(s->bucket)));
         json_object_set_new(e, "seen", json_boolean(k < r->nhub_seen));
-        json_object_set_new(e, "stall", jint(s->stall));
-        json_object_set_new(e, "share", share(s->stall, r->total_stall));
-        json_object_set_new(e, "rows", jint(s->rows));
+        json_object_set_new(e, "stall", rep_jint(s->stall));
+        json_object_set_new(e, "share", rep_jshare(s->stall, r->total_stall));
+        json_object_set_new(e, "rows", rep_jint(s->rows));
         json_array_append_new(hb, e);
     }
     json_object_set_new(h, "buckets", hb);
@@ -306,17 +255,17 @@ json_t *rep_json_stalls(const an_stalls *r)
     for (size_t i = 0; i < r->nsources && i < JSON_SOURCES; i++) {
         const an_hub_source *s = &r->sources[i];
         json_t *e = json_object();
-        json_object_set_new(e, "source", jstr(s->source));
-        json_object_set_new(e, "first_row", jint(s->first_row));
-        json_object_set_new(e, "rows", jint(s->rows));
-        json_object_set_new(e, "stall", jint(s->stall));
-        json_object_set_new(e, "latency", jint(s->latency));
+        json_object_set_new(e, "source", rep_jstr(s->source));
+        json_object_set_new(e, "first_row", rep_jint(s->first_row));
+        json_object_set_new(e, "rows", rep_jint(s->rows));
+        json_object_set_new(e, "stall", rep_jint(s->stall));
+        json_object_set_new(e, "latency", rep_jint(s->latency));
         json_object_set_new(e, "dominant", s->dominant < AN_HUB_COUNT
                                                ? json_string(an_hub_bucket_key(s->dominant)) : json_null());
         json_array_append_new(src, e);
     }
     json_object_set_new(h, "sources", src);
-    json_object_set_new(h, "sources_total", jint(r->nsources));
+    json_object_set_new(h, "sources_total", rep_jint(r->nsources));
     json_t *top = json_array();
     for (size_t i = 0; i < r->nhub_top && i < JSON_TOP; i++) {
         json_t *e = row_obj(r, r->hub_top[i]);
@@ -325,7 +274,7 @@ json_t *rep_json_stalls(const an_stalls *r)
         json_array_append_new(top, e);
     }
     json_object_set_new(h, "top_instructions", top);
-    json_object_set_new(h, "top_instructions_total", jint(r->nhub_top));
+    json_object_set_new(h, "top_instructions_total", rep_jint(r->nhub_top));
     json_object_set_new(o, "hub", h);
     return o;
 }

@@ -16,6 +16,7 @@
 #include "report/doc.h"
 #include "report/sections.h"
 #include "report/templates.h"
+#include "report/util.h"
 
 /* ---- facts derived from the capture (shared by Markdown and JSON) ---- */
 
@@ -262,8 +263,7 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
 
 /* ---- analysis.json ---- */
 
-static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
-static json_t *jstr_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+static json_t *jstr_or_null(const char *s) { return s ? rep_jstr(s) : json_null(); }
 
 static json_t *capture_json(const an_analysis *x, const char *label)
 {
@@ -272,20 +272,20 @@ static json_t *capture_json(const an_analysis *x, const char *label)
     facts_of(c, &f);
     json_t *ses = json_array();
     for (size_t s = 0; s < f.nses; s++)
-        json_array_append_new(ses, jint(f.ses[s]));
+        json_array_append_new(ses, rep_jint(f.ses[s]));
     const an_occupancy *o = &x->occupancy;
     const an_occ_kernel *k = o->nkernels ? &o->kernels[o->primary] : NULL;
     json_t *occ = json_object();
     json_object_set_new(occ, "source", k ? json_string(an_occ_source_id(k->source)) : json_null());
     json_object_set_new(occ, "vgpr_reported", k && k->reported_arch_vgpr >= 0 ? json_integer(k->reported_arch_vgpr) : json_null());
-    json_object_set_new(occ, "vgpr_total", k ? jint(k->v_total) : json_null());
-    json_object_set_new(occ, "vgpr_isa_mark", k ? jint(k->isa_v) : json_null());
+    json_object_set_new(occ, "vgpr_total", k ? rep_jint(k->v_total) : json_null());
+    json_object_set_new(occ, "vgpr_isa_mark", k ? rep_jint(k->isa_v) : json_null());
     json_object_set_new(occ, "vgpr_under_report", k ? json_boolean(k->under_report) : json_null());
     json_object_set_new(occ, "agpr", k && k->reported_accum_vgpr >= 0 ? json_integer(k->reported_accum_vgpr) : json_null());
     json_object_set_new(occ, "sgpr", k && k->reported_sgpr >= 0 ? json_integer(k->reported_sgpr) : json_null());
     json_object_set_new(occ, "lds_bytes", k && k->lds_bytes >= 0 ? json_integer(k->lds_bytes) : json_null());
     json_object_set_new(occ, "wg_size", k && k->wg_size >= 0 ? json_integer(k->wg_size) : json_null());
-    json_object_set_new(occ, "waves_per_simd", k && o->modelled ? jint(k->waves_per_simd) : json_null());
+    json_object_set_new(occ, "waves_per_simd", k && o->modelled ? rep_jint(k->waves_per_simd) : json_null());
     if (k && o->modelled) {
         json_t *lims = json_array();
         for (int l = 0; l < AN_LIM_COUNT; l++)
@@ -301,7 +301,7 @@ static json_t *capture_json(const an_analysis *x, const char *label)
     else
         json_object_set_new(occ, "next_step", json_null());
     const an_occ_achieved *ac = &o->achieved;
-    json_object_set_new(occ, "achieved_max_waves_per_simd", ac->present && ac->has_target ? jint(ac->target_max_per_simd) : json_null());
+    json_object_set_new(occ, "achieved_max_waves_per_simd", ac->present && ac->has_target ? rep_jint(ac->target_max_per_simd) : json_null());
     json_object_set_new(occ, "achieved_mean_waves_per_simd", ac->present && ac->has_target ? json_real(ac->target_mean_per_simd) : json_null());
     json_object_set_new(occ, "verdict", jstr_or_null(o->verdict));
 
@@ -317,20 +317,20 @@ static json_t *capture_json(const an_analysis *x, const char *label)
     json_t *ws = json_object();
     for (unsigned s = 0; s < KR_STATE_COUNT; s++) {
         static const char *keys[] = {"empty", "idle", "exec", "wait", "stall"};
-        json_object_set_new(ws, keys[s], jint(x->states.all.raw[s]));
+        json_object_set_new(ws, keys[s], rep_jint(x->states.all.raw[s]));
     }
     json_t *capture = json_object();
-    json_object_set_new(capture, "label", json_string(label));
-    json_object_set_new(capture, "folder", json_string(c->folder));
-    json_object_set_new(capture, "agent_handle", c->name_matched ? jint(c->agent_handle) : json_null());
-    json_object_set_new(capture, "dispatch_id", c->name_matched ? jint(c->dispatch_id) : json_null());
-    json_object_set_new(capture, "waves", jint(c->nwaves));
+    json_object_set_new(capture, "label", rep_jstr(label));
+    json_object_set_new(capture, "folder", rep_jstr(c->folder));
+    json_object_set_new(capture, "agent_handle", c->name_matched ? rep_jint(c->agent_handle) : json_null());
+    json_object_set_new(capture, "dispatch_id", c->name_matched ? rep_jint(c->dispatch_id) : json_null());
+    json_object_set_new(capture, "waves", rep_jint(c->nwaves));
     json_object_set_new(capture, "shader_engines", ses);
-    json_object_set_new(capture, "span_cycles_raw", jint(f.span_raw));
-    json_object_set_new(capture, "span_cycles_aligned", f.aligned ? jint(f.span_aligned) : json_null());
+    json_object_set_new(capture, "span_cycles_raw", rep_jint(f.span_raw));
+    json_object_set_new(capture, "span_cycles_aligned", f.aligned ? rep_jint(f.span_aligned) : json_null());
     json_object_set_new(capture, "clock_mhz", f.clock_mhz > 0 ? json_real(f.clock_mhz) : json_null());
     json_object_set_new(capture, "span_us", f.clock_mhz > 0 ? json_real((double)(f.aligned ? f.span_aligned : f.span_raw) / f.clock_mhz) : json_null());
-    json_object_set_new(capture, "results_json", c->results ? json_string(kr_path_base(c->results->path)) : json_null());
+    json_object_set_new(capture, "results_json", c->results ? rep_jstr(kr_path_base(c->results->path)) : json_null());
 
     json_t *top = json_object();
     json_object_set_new(top, "kernel", jstr_or_null(f.kernel));
@@ -365,7 +365,7 @@ int rep_analysis_json(const an_analysis *const *a, const char *const *labels, si
     json_object_set_new(root, "kreport_version", json_string(KREPORT_VERSION));
     json_object_set_new(root, "input", jstr_or_null(meta ? meta->input : NULL));
     if (meta && meta->example) {
-        json_object_set_new(root, "example", json_string(meta->example));
+        json_object_set_new(root, "example", rep_jstr(meta->example));
         json_t *caps = json_array();
         for (size_t i = 0; i < n; i++)
             json_array_append_new(caps, capture_json(a[i], labels[i]));
