@@ -12,6 +12,7 @@
 #
 # Env: KR_BIN (kreport), KR_SRC (source tree), KR_HUB (hub fixtures).
 set -u
+export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ in the source tree
 BIN=${KR_BIN:?KR_BIN not set}
 SRC=${KR_SRC:?KR_SRC not set}
 GOLD=$SRC/tests/golden/info
