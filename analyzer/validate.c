@@ -1,5 +1,11 @@
 /* validate.c — see validate.h. Each check_* function implements the §13
- * rows named in its comment; section numbers are FORMATS.md's. */
+ * rows named in its comment; section numbers are FORMATS.md's.
+ *
+ * Layout: finding bookkeeping (budget per check, §13 order); helpers shared
+ * with info (target, symbol join, ISA marks, span); capture checks in §13
+ * order (folder, code rows, per-wave records and timelines, waitcnt, §4.3
+ * sums, wstates, occupancy, realtime, results); an_validate; example-folder
+ * checks (V-20, V-22). */
 #include "analyzer/validate.h"
 
 #include <inttypes.h>

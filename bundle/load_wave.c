@@ -316,7 +316,8 @@ static int wait_entry_fast(bundle_scan *s, uint64_t *line, producers *pr)
             if (!fast_uint(&p, UINT32_MAX, &pl) || *p != ',')
                 return 1;
             p++;
-            if (!fast_uint(&p, U64_FIELD_MAX, &lane) || *p != ']')
+            /* A lane other than 0 is rare: the checked path counts it. */
+            if (!fast_uint(&p, U64_FIELD_MAX, &lane) || *p != ']' || lane != 0)
                 return 1;
             p++;
             int rc = push_producer(s, pr, pl);
@@ -391,6 +392,8 @@ static int scan_waitcnt(bundle_scan *s, kr_wave *w)
                     close_array(s, &qa, pair_shape, "wave.waitcnt", n, k) ||
                     push_producer(s, &pr, pl))
                     goto fail;
+                if (lane != 0)
+                    w->waitcnt_nonzero_lanes++;
                 k++;
             }
             if (r < 0 || close_array(s, &ea, entry_shape, "wave.waitcnt", n, -1))
@@ -762,6 +765,8 @@ static int jwaitcnt(jctx *j, json_t *v, kr_wave *w)
             snprintf(p2, sizeof p2, "%s[1]", path);
             if (jsint(j, json_array_get(pair, 1), &lane, p2))
                 goto fail;
+            if (lane != 0)
+                w->waitcnt_nonzero_lanes++;
             prod[k++] = (uint32_t)pl;
         }
         a[i].n = (uint32_t)(k - a[i].first);
