@@ -3,9 +3,8 @@
  * calls, cold first calls and the mapping of segments to benchmark rows.
  *
  * Kernel kinds: runtime helpers are names starting `__amd_rocclr_` (blits
- * and fills); framework kernels contain `at::native::`, `Cijk_`, `rocprim::`
- * (kreport also counts `at::` templated kernels via `at::native::`). The
- * auto-picked target is the non-helper, non-framework kernel with the
+ * and fills); framework kernels contain `at::native::`, `Cijk_` or
+ * `rocprim::`. The auto-picked target is the non-helper, non-framework kernel with the
  * largest total time on BEST among kernels with ≥ 3 dispatches (falling back
  * to any non-helper kernel, then any kernel, when none qualifies); the
  * runner-up is reported, and the pick is "ambiguous" when the runner-up is a

@@ -9,7 +9,7 @@ const cli_command cli_commands[] = {
      "(examples/<kernel>/ with att_viewer/<label>/ui_output_* captures).\n"
      "results.json and rocprofv3 CSVs found beside the capture are used.",
      cmd_analyze},
-    {"info", "PATH", "summarize a capture folder",
+    {"info", "PATH [PATH...]", "summarize capture folders",
      "Prints kernel, target, SEs, waves, instructions, records, source mapping,\n"
      "time span and clock, and which files are present, missing or extra.",
      cmd_info},
