@@ -61,21 +61,27 @@ static char *dupf(const char *fmt, ...)
     return s;
 }
 
+static void item_free(an_advice_item *it)
+{
+    free(it->title);
+    free(it->action);
+    free(it->evidence);
+    free(it->summary);
+}
+
 static int push(an_advice *a, size_t *cap, an_advice_item *it)
 {
-    if (!it->title || !it->action || !it->evidence) {
-        free(it->title);
-        free(it->action);
-        free(it->evidence);
+    if (it->evidence && !it->summary)
+        it->summary = strdup(it->evidence);
+    if (!it->title || !it->action || !it->evidence || !it->summary) {
+        item_free(it);
         return KR_INTERNAL;
     }
     if (a->n == *cap) {
         size_t ncap = *cap ? *cap * 2 : 8;
         an_advice_item *items = realloc(a->items, ncap * sizeof *items);
         if (!items) {
-            free(it->title);
-            free(it->action);
-            free(it->evidence);
+            item_free(it);
             return KR_INTERNAL;
         }
         a->items = items;
@@ -88,7 +94,7 @@ static int push(an_advice *a, size_t *cap, an_advice_item *it)
 static void describe_row(kr_buf *b, const kr_capture *c, uint32_t row, uint64_t total_stall)
 {
     const kr_code_row *r = &c->rows[row];
-    kr_buf_printf(b, "vaddr %" PRIu64 " `%s`: %" PRIu64 " stall cycles", r->vaddr, r->isa, r->stall);
+    kr_buf_printf(b, "vaddr %" PRIu64 " \"%s\": %" PRIu64 " stall cycles", r->vaddr, r->isa, r->stall);
     if (total_stall)
         kr_buf_printf(b, " (%.1f %%)", 100.0 * (double)r->stall / (double)total_stall);
     if (r->hit)
@@ -145,6 +151,7 @@ static int stall_rule_item(const kr_capture *c, const an_stalls *st, const stall
     kr_buf b;
     kr_buf_init(&b);
     kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " stall cycles", cycles, st->total_stall);
+    it->summary = strdup(kr_buf_cstr(&b));
     for (size_t i = 0; i < ncand && it->nrows < AN_ADVICE_ROWS; i++) {
         it->rows[it->nrows++] = cand[i];
         kr_buf_puts(&b, it->nrows == 1 ? "; top: " : "; ");
@@ -184,9 +191,7 @@ int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_sta
     int rc = 0;
     for (size_t i = 0; i < nfound; i++) {
         if (rc) {
-            free(found[i].title);
-            free(found[i].action);
-            free(found[i].evidence);
+            item_free(&found[i]);
             continue;
         }
         rc = push(out, &cap, &found[i]);
@@ -272,11 +277,8 @@ fail:
 
 void an_advice_free(an_advice *a)
 {
-    for (size_t i = 0; i < a->n; i++) {
-        free(a->items[i].title);
-        free(a->items[i].action);
-        free(a->items[i].evidence);
-    }
+    for (size_t i = 0; i < a->n; i++)
+        item_free(&a->items[i]);
     free(a->items);
     memset(a, 0, sizeof *a);
 }

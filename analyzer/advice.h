@@ -38,7 +38,8 @@ typedef struct an_advice_item {
     const char *id;          /* rule id, see above */
     char *title;             /* one line with the key figure (malloc) */
     char *action;            /* what to try (malloc) */
-    char *evidence;          /* the figures and rows behind it (malloc) */
+    char *evidence;          /* the figures and rows behind it, plain text (malloc) */
+    char *summary;           /* the figures alone, without the rows (malloc) */
     uint64_t cycles;         /* stall cycles the rule covers, 0 for structural rules */
     double share;            /* cycles / total stall, -1 for structural rules */
     uint32_t rows[AN_ADVICE_ROWS];   /* evidence rows (indices into the code table) */

@@ -235,19 +235,17 @@ static uint64_t total_of(const an_side_time *s, const char *name)
     return i < 0 ? 0 : s->kernels[i].total_ns;
 }
 
-/* Sort the set by BEST total (then CANDIDATE total) descending, then name. */
-static const an_side_time *g_best, *g_cand;
-static int cmp_target(const void *a, const void *b)
+/* Order of the set: BEST total (then CANDIDATE total) descending, then name. */
+static int before(const an_side_time *best, const an_side_time *cand, const char *x, const char *y)
 {
-    const char *x = *(char *const *)a, *y = *(char *const *)b;
-    uint64_t tx = total_of(g_best, x), ty = total_of(g_best, y);
+    uint64_t tx = total_of(best, x), ty = total_of(best, y);
     if (tx != ty)
-        return tx > ty ? -1 : 1;
-    tx = total_of(g_cand, x);
-    ty = total_of(g_cand, y);
+        return tx > ty;
+    tx = total_of(cand, x);
+    ty = total_of(cand, y);
     if (tx != ty)
-        return tx > ty ? -1 : 1;
-    return strcmp(x, y);
+        return tx > ty;
+    return strcmp(x, y) < 0;
 }
 
 static int loop_kernel(const an_kernel_stat *k)
@@ -280,10 +278,8 @@ int an_time_target(const an_side_time *best, const an_side_time *cand, const cha
                     }
             regfree(&re);
         }
-        kr_buf_dummy:;
-        size_t nre = nregex;
-        snprintf(why, sizeof why, "named by --kernel (%zu expression%s, %zu kernel name%s matched)", nre,
-                 nre == 1 ? "" : "s", out->n, out->n == 1 ? "" : "s");
+        snprintf(why, sizeof why, "named by --kernel (%zu expression%s, %zu kernel name%s matched)", nregex,
+                 nregex == 1 ? "" : "s", out->n, out->n == 1 ? "" : "s");
     } else {
         out->how = "auto";
         const an_kernel_stat *pick = NULL, *second = NULL;
@@ -339,10 +335,12 @@ int an_time_target(const an_side_time *best, const an_side_time *cand, const cha
                     return KR_INTERNAL;
             }
     }
-    g_best = best;
-    g_cand = cand;
-    if (out->n > 1)
-        qsort(out->names, out->n, sizeof *out->names, cmp_target);
+    for (size_t i = 1; i < out->n; i++)     /* insertion sort: the set is small */
+        for (size_t j = i; j > 0 && before(best, cand, out->names[j], out->names[j - 1]); j--) {
+            char *tmp = out->names[j];
+            out->names[j] = out->names[j - 1];
+            out->names[j - 1] = tmp;
+        }
     out->why = xstrdup(why);
     return out->why ? 0 : KR_INTERNAL;
 }

@@ -1,4 +1,4 @@
-/* json_util.h — jansson helpers shared by the small-file loaders.
+/* json_util.h — helpers shared by the small-file loaders.
  *
  * The capture's small files (filenames.json, code.json, wstates, occupancy,
  * realtime, snapshots; FORMATS.md §1-§3, §5-§7) are parsed with jansson into a
@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bundle/scan.h"
 #include "common/err.h"
 
 typedef struct bundle_jctx {
@@ -68,6 +69,74 @@ int bundle_jget_bool(bundle_jctx *j, const json_t *v, int *out);
 int bundle_jkey_i64(bundle_jctx *j, const json_t *obj, const char *key, int required, int64_t *out);
 int bundle_jkey_u64(bundle_jctx *j, const json_t *obj, const char *key, int required, uint64_t *out);
 int bundle_jkey_str(bundle_jctx *j, const json_t *obj, const char *key, int required, const char **out);
+
+/* ---- one value, from a DOM node or from the streaming scanner ----
+ *
+ * code.json and occupancy.json are walked with the streaming scanner
+ * (bundle/scan.h) instead of a DOM; their values are checked by the same
+ * bundle_jv_* functions the DOM getters above use, so both walks report the
+ * same messages at the same JSON paths. */
+typedef enum bundle_jtype {
+    BUNDLE_JT_OBJECT, BUNDLE_JT_ARRAY, BUNDLE_JT_STRING, BUNDLE_JT_INTEGER,
+    BUNDLE_JT_REAL, BUNDLE_JT_TRUE, BUNDLE_JT_FALSE, BUNDLE_JT_NULL
+} bundle_jtype;
+
+typedef struct bundle_jv {
+    bundle_jtype type;
+    int64_t i;               /* BUNDLE_JT_INTEGER */
+    const char *str;         /* BUNDLE_JT_STRING, decoded; from a scanner valid */
+    size_t len;              /* until it reads the next string */
+} bundle_jv;
+
+void bundle_jv_of(const json_t *v, bundle_jv *out);
+/* Reads (consumes) the next value of text the scanner already validated
+ * (bundle_jtop_read); containers are skipped. 0, or the scanner's error. */
+int bundle_jv_scan(bundle_scan *s, bundle_jv *out);
+/* Same words as bundle_json_kind. */
+const char *bundle_jv_kind(const bundle_jv *v);
+int bundle_jv_i64(bundle_jctx *j, const bundle_jv *v, int64_t *out);
+int bundle_jv_u64(bundle_jctx *j, const bundle_jv *v, uint64_t *out);
+int bundle_jv_range(bundle_jctx *j, const bundle_jv *v, int64_t lo, int64_t hi, int64_t *out);
+int bundle_jv_str(bundle_jctx *j, const bundle_jv *v, const char **out, size_t *len);
+
+/* ---- pass 1 of a streaming load: validate, list the top level ----
+ *
+ * bundle_jtop_read validates the whole text with the scanner (what
+ * json_loadb with JSON_REJECT_DUPLICATES accepts) and lists the members of a
+ * top-level object in file order: decoded key, where the value starts and,
+ * for an array value, its element count. The loader then walks the values it
+ * wants (bundle_jtop_seek) knowing the text is well formed, in the order its
+ * DOM reference walks them, so errors keep their precedence.
+ *
+ * When the scanner rejects the text, jansson parses it again: a rejection
+ * is reported with jansson's exact message (the one bundle_json_parse gives)
+ * and KR_INPUT; when jansson accepts what only the scanner's own limits
+ * refuse (nesting deeper than KR_MAX_JSON_DEPTH in a member the loader
+ * ignores), BUNDLE_JTOP_FALLBACK is returned and the loader runs its jansson
+ * reference instead. Either way the accepted inputs and the messages are
+ * exactly those of the DOM loader. */
+#define BUNDLE_JTOP_FALLBACK (-1)
+
+typedef struct bundle_jtop_member {
+    char *key;               /* decoded, NUL-terminated */
+    size_t key_len;
+    const char *value;       /* first byte of the value */
+    size_t count;            /* elements of an array value, else 0 */
+} bundle_jtop_member;
+
+typedef struct bundle_jtop {
+    int is_object;           /* 0: the top level is an array */
+    bundle_jtop_member *m;   /* members of a top-level object, file order */
+    size_t n;
+} bundle_jtop;
+
+/* s was set up with bundle_scan_init over the whole text. */
+int bundle_jtop_read(bundle_scan *s, bundle_jtop *t);
+/* The member named key, or NULL. */
+const bundle_jtop_member *bundle_jtop_get(const bundle_jtop *t, const char *key);
+/* Places the scanner at a member's value. */
+void bundle_jtop_seek(bundle_scan *s, const bundle_jtop_member *m);
+void bundle_jtop_free(bundle_jtop *t);
 
 /* Prefixes err->msg with "<what>: " (e.g. the column name); returns rc. */
 int bundle_err_prefix(kr_err *err, int rc, const char *what);

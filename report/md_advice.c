@@ -1,4 +1,8 @@
 /* md_advice.c — the "Recommendations" section and its analysis.json array. */
+#include <inttypes.h>
+
+#include "common/buf.h"
+#include "common/file.h"
 #include "common/fmt.h"
 #include "report/report.h"
 #include "report/sections.h"
@@ -6,7 +10,8 @@
 #include "report/templates.h"
 #include "report/util.h"
 
-void rep_md_advice(rep_doc *d, const an_advice *const *r, const char *const *labels, size_t n)
+void rep_md_advice(rep_doc *d, const an_advice *const *r, const kr_capture *const *caps,
+                   const char *const *labels, size_t n)
 {
     rep_heading(d, 2, "Recommendations");
     const char *t = rep_template("advice.md", NULL);
@@ -22,8 +27,20 @@ void rep_md_advice(rep_doc *d, const an_advice *const *r, const char *const *lab
         }
         for (size_t k = 0; k < r[i]->n; k++) {
             const an_advice_item *it = &r[i]->items[k];
-            rep_item(d, 1, "**%s** %s *Evidence:* %s. `[%s]`", rep_md_escape(d, it->title),
-                     rep_md_escape(d, it->action), rep_md_escape(d, it->evidence), it->id);
+            kr_buf rows;
+            kr_buf_init(&rows);
+            for (size_t j = 0; j < it->nrows; j++) {
+                const kr_code_row *row = &caps[i]->rows[it->rows[j]];
+                kr_buf_printf(&rows, "%svaddr %" PRIu64 " %s (%" PRIu64 " stall cycles", j ? "; " : " Top: ",
+                              row->vaddr, rep_md_code(d, row->isa), row->stall);
+                if (row->nframes && row->frames[0].line)
+                    kr_buf_printf(&rows, ", %s", rep_md_code(d, rep_fmt(d, "%s:%u", kr_path_base(row->frames[0].path),
+                                                                         row->frames[0].line)));
+                kr_buf_puts(&rows, ")");
+            }
+            rep_item(d, 1, "**%s** %s *Evidence:* %s.%s `[%s]`", rep_md_escape(d, it->title),
+                     rep_md_escape(d, it->action), rep_md_escape(d, it->summary), kr_buf_cstr(&rows), it->id);
+            kr_buf_free(&rows);
         }
     }
 }

@@ -237,6 +237,7 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
     const an_sources *so[n];
     const an_occupancy *oc[n];
     const an_advice *ad[n];
+    const kr_capture *cp[n];
     for (size_t i = 0; i < n; i++) {
         st[i] = &a[i]->states;
         cl[i] = &a[i]->classes;
@@ -245,6 +246,7 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
         so[i] = &a[i]->sources;
         oc[i] = &a[i]->occupancy;
         ad[i] = &a[i]->advice;
+        cp[i] = a[i]->cap;
     }
     header(d, a, labels, n, meta);
     capture_facts(d, a, labels, n);
@@ -254,7 +256,7 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
     rep_md_occupancy(d, oc, labels, n);
     rep_md_hotspots(d, hs, labels, n);
     rep_md_sources(d, so, labels, n);
-    rep_md_advice(d, ad, labels, n);
+    rep_md_advice(d, ad, cp, labels, n);
     files_section(d, a, labels, n, meta);
     rep_doc_markdown(d, out);
     rep_doc_free(d);

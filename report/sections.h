@@ -42,7 +42,8 @@ json_t *rep_json_occupancy(const an_occupancy *r);
 
 /* ---- advice ---- */
 #include "analyzer/advice.h"
-void rep_md_advice(rep_doc *d, const an_advice *const *r, const char *const *labels, size_t n);
+void rep_md_advice(rep_doc *d, const an_advice *const *r, const kr_capture *const *caps,
+                   const char *const *labels, size_t n);
 json_t *rep_json_advice(const an_advice *r);
 /* ---- end advice ---- */
 
