@@ -275,6 +275,153 @@ fail:
     return rc;
 }
 
+/* ---- wait, loop and latency rules ---- */
+
+static const char *isa_of(const kr_capture *c, uint32_t row)
+{
+    return row < c->nrows && c->rows[row].isa ? c->rows[row].isa : "";
+}
+
+static int wait_items(const kr_capture *c, const an_waits *w, an_advice *a, size_t *cap)
+{
+    uint64_t total = w->total_stall;
+    size_t made = 0;
+    for (size_t i = 0; i < w->nwaits && made < AN_ADVICE_WAITS; i++) {
+        const an_wait *x = &w->waits[i];
+        if (!total || x->nproducers == 0 || (double)x->attributed < AN_ADVICE_MIN_SHARE * (double)total)
+            continue;
+        const an_wait_producer *p = &x->producers[0];
+        if (p->stall == 0)
+            continue;
+        an_advice_item it = {0};
+        it.id = "wait_producer";
+        it.cycles = x->attributed;
+        it.share = (double)x->attributed / (double)total;
+        it.rows[it.nrows++] = x->row;
+        it.rows[it.nrows++] = p->row;
+        it.title = dupf("%.1f %% of stall cycles wait at %s (vaddr %" PRIu64 ") for %s (vaddr %" PRIu64 ")",
+                        100.0 * it.share, isa_of(c, x->row), x->vaddr, isa_of(c, p->row), p->vaddr);
+        if (x->has_extra)
+            it.action = dupf("Issue the producer at vaddr %" PRIu64 " ~%" PRIu64 " cycles earlier (the exposed "
+                             "latency, p50), or place ~%" PRIu64 " independent instructions between it and the "
+                             "wait at vaddr %" PRIu64 "; today it issues %" PRIu64 " instructions / %" PRIu64
+                             " cycles before the wait (p50).", p->vaddr, x->earlier_cycles, x->extra_insts,
+                             x->vaddr, x->dist_insts.p50, x->dist_cycles.p50);
+        else
+            it.action = dupf("Issue the producer at vaddr %" PRIu64 " ~%" PRIu64 " cycles earlier (the exposed "
+                             "latency, p50); today it issues right before the wait at vaddr %" PRIu64 ".",
+                             p->vaddr, x->earlier_cycles, x->vaddr);
+        it.evidence = dupf("wait: %" PRIu64 " stall cycles over %" PRIu64 " executions, %" PRIu64
+                           " attributed over %" PRIu64 " linked executions; this producer was waited on in %"
+                           PRIu64 " of %" PRIu64 " executions and was the critical one in %" PRIu64
+                           " (%" PRIu64 " stall cycles); exposed latency p10/p50/p90 %" PRIu64 "/%" PRIu64
+                           "/%" PRIu64 " cycles", x->stall, x->executions, x->attributed, x->linked,
+                           p->waited, x->executions, p->critical, p->stall, x->exposed.p10, x->exposed.p50,
+                           x->exposed.p90);
+        int rc = push(a, cap, &it);
+        if (rc)
+            return rc;
+        made++;
+    }
+    return 0;
+}
+
+static uint64_t phase_time(const an_phase *p) { return p->latency + p->idle; }
+
+static int loop_items(const kr_capture *c, const an_phases *ph, an_advice *a, size_t *cap)
+{
+    if (ph->main_loop == AN_PHASE_NONE)
+        return 0;
+    const an_loop *m = &ph->loops[ph->main_loop];
+    uint64_t va = c->rows[m->head].vaddr, vb = c->rows[m->tail].vaddr;
+    if (m->first_cost.n && m->steady_cost.n &&
+        (double)m->first_cost.p50 >= AN_ADVICE_FIRST_RATIO * (double)m->steady_cost.p50) {
+        an_advice_item it = {0};
+        it.id = "first_iteration";
+        it.share = -1;
+        it.rows[it.nrows++] = m->head;
+        it.title = dupf("The first iteration of the main loop (vaddr %" PRIu64 "-%" PRIu64 ") costs %" PRIu64
+                        " cycles, a steady-state one %" PRIu64 " (p50)", va, vb, m->first_cost.p50,
+                        m->steady_cost.p50);
+        it.action = dupf("Start the first iteration's loads in the prologue (software pipelining: load tile "
+                         "i+1 while computing tile i), so the loop is entered with its data in flight.");
+        it.evidence = dupf("%" PRIu64 " first and %" PRIu64 " steady-state iterations over %" PRIu64
+                           " waves; iterations per wave min/p50/max %" PRIu64 "/%" PRIu64 "/%" PRIu64,
+                           m->first_cost.n, m->steady_cost.n, m->waves_entered, m->per_wave.min,
+                           m->per_wave.p50, m->per_wave.max);
+        int rc = push(a, cap, &it);
+        if (rc)
+            return rc;
+    }
+    uint64_t pro = 0, epi = 0;
+    for (size_t i = 0; i < ph->nphases; i++) {
+        if (ph->phases[i].kind == AN_PHASE_PROLOGUE)
+            pro += phase_time(&ph->phases[i]);
+        else if (ph->phases[i].kind == AN_PHASE_EPILOGUE)
+            epi += phase_time(&ph->phases[i]);
+    }
+    if (ph->total_time && (double)(pro + epi) >= AN_ADVICE_EDGE_SHARE * (double)ph->total_time) {
+        an_advice_item it = {0};
+        it.id = "prologue";
+        it.share = -1;
+        it.title = dupf("Prologue and epilogue take %.1f %% of the cycles",
+                        100.0 * (double)(pro + epi) / (double)ph->total_time);
+        it.action = dupf("Amortise the fixed cost over more loop iterations per wave (more work per "
+                         "workgroup, a persistent grid), and overlap the prologue's loads with its setup.");
+        it.evidence = dupf("prologue %" PRIu64 ", epilogue %" PRIu64 ", main loop %" PRIu64 " of %" PRIu64
+                           " cycles (Latency + Idle); main loop iterations per wave p50 %" PRIu64,
+                           pro, epi, m->latency + m->idle, ph->total_time, m->per_wave.p50);
+        int rc = push(a, cap, &it);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int exposed_item(const kr_capture *c, const an_hidden *h, an_advice *a, size_t *cap)
+{
+    if (!h->computed || !h->all.total ||
+        (double)h->all.non_hidden < AN_ADVICE_EXPOSED_SHARE * (double)h->all.total)
+        return 0;
+    an_advice_item it = {0};
+    it.id = "exposed";
+    it.share = -1;
+    it.title = dupf("%.1f %% of the cycles are not hidden by other work on the same SIMD",
+                    100.0 * (double)h->all.non_hidden / (double)h->all.total);
+    it.action = dupf("Exposed latency is what no other wave or pipe covers: more resident waves per SIMD, "
+                     "or more independent instructions between a long-latency instruction and its first "
+                     "use, would hide it; start with the rows below.");
+    kr_buf b;
+    kr_buf_init(&b);
+    kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " cycles non-hidden (§8.4)", h->all.non_hidden, h->all.total);
+    it.summary = dupf("%s", kr_buf_cstr(&b));
+    for (size_t i = 0; i < h->nranked && it.nrows < AN_ADVICE_ROWS; i++) {
+        const an_hidden_row *r = &h->ranked[i];
+        it.rows[it.nrows++] = r->row;
+        kr_buf_printf(&b, "%svaddr %" PRIu64 " `%s`: %" PRIu64 " of %" PRIu64, it.nrows == 1 ? "; top: " : "; ",
+                      r->vaddr, isa_of(c, r->row), r->non_hidden, r->total);
+    }
+    it.evidence = b.oom ? NULL : strdup(kr_buf_cstr(&b));
+    kr_buf_free(&b);
+    return push(a, cap, &it);
+}
+
+int an_advice_add_flow(const kr_capture *c, const an_waits *waits, const an_phases *phases,
+                       const an_hidden *hidden, an_advice *a)
+{
+    size_t cap = a->n;
+    int rc = 0;
+    if (waits)
+        rc = wait_items(c, waits, a, &cap);
+    if (!rc && phases)
+        rc = loop_items(c, phases, a, &cap);
+    if (!rc && hidden)
+        rc = exposed_item(c, hidden, a, &cap);
+    if (rc)
+        an_advice_free(a);
+    return rc;
+}
+
 void an_advice_free(an_advice *a)
 {
     for (size_t i = 0; i < a->n; i++)

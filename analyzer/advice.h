@@ -17,6 +17,23 @@
  *                next step (VGPRs allowed for one more wave)
  *   vgpr_report  gfx950 VGPR under-report corrected (§12.3)
  *   mapping      no instruction row maps to source (compile with line info)
+ * Wait, loop and latency rules (an_advice_add_flow, appended after all of
+ * the above, in this order):
+ *   wait_producer  one item per hot wait (at most AN_ADVICE_WAITS, in the
+ *                  order of analyzer/waits.h) whose
+ *                  attributed stall is >= AN_ADVICE_MIN_SHARE of the stall
+ *                  cycles: issue its top producer ~exposed-p50 cycles
+ *                  earlier, or put ~extra_insts independent instructions
+ *                  between producer and wait
+ *   first_iteration  the main loop's first iterations cost >=
+ *                  AN_ADVICE_FIRST_RATIO × the steady-state p50 (both p50,
+ *                  analyzer/phases.h): prefetch the first tile in the prologue
+ *   prologue       prologue + epilogue hold >= AN_ADVICE_EDGE_SHARE of
+ *                  Σ (Latency + Idle) while a loop exists: the fixed cost is
+ *                  not amortised over enough iterations
+ *   exposed        >= AN_ADVICE_EXPOSED_SHARE of the cycles are not hidden
+ *                  by other work on the SIMD (§8.4): the top rows by
+ *                  non-hidden latency
  */
 #ifndef KR_ANALYZER_ADVICE_H
 #define KR_ANALYZER_ADVICE_H
@@ -24,15 +41,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyzer/hidden.h"
 #include "analyzer/occupancy.h"
+#include "analyzer/phases.h"
 #include "analyzer/sources.h"
 #include "analyzer/stalls.h"
 #include "analyzer/states.h"
 #include "analyzer/totals.h"
+#include "analyzer/waits.h"
 #include "bundle/model.h"
 
 #define AN_ADVICE_MIN_SHARE 0.05
 #define AN_ADVICE_ROWS 3
+#define AN_ADVICE_WAITS 3
+#define AN_ADVICE_FIRST_RATIO 1.5
+#define AN_ADVICE_EDGE_SHARE 0.25
+#define AN_ADVICE_EXPOSED_SHARE 0.5
 
 typedef struct an_advice_item {
     const char *id;          /* rule id, see above */
@@ -54,6 +78,10 @@ typedef struct an_advice {
 int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_states *states,
                       const an_stalls *stalls, const an_sources *sources,
                       const an_occupancy *occ, an_advice *out);
+/* Appends the wait, loop and latency rules to a (any argument but c and a
+ * may be NULL: its rules are skipped). 0 or KR_INTERNAL (a is then freed). */
+int an_advice_add_flow(const kr_capture *c, const an_waits *waits, const an_phases *phases,
+                       const an_hidden *hidden, an_advice *a);
 void an_advice_free(an_advice *a);
 
 #endif

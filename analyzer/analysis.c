@@ -30,9 +30,19 @@ int an_analyze(const kr_capture *c, const an_analysis_opts *opts, an_analysis *o
         rc = an_sources_compute(c, NULL, &out->sources);
     if (!rc)
         rc = an_occupancy_compute(c, &occ, &out->occupancy);
+    an_waits_opts wo = { hot.n };
+    an_hidden_opts ho = { hot.n };
+    if (!rc)
+        rc = an_waits_compute(c, &wo, &out->waits);
+    if (!rc)
+        rc = an_hidden_compute(c, &ho, &out->hidden);
+    if (!rc)
+        rc = an_phases_compute(c, &out->phases);
     if (!rc)
         rc = an_advice_compute(c, &out->totals, &out->states, &out->stalls, &out->sources,
                                &out->occupancy, &out->advice);
+    if (!rc)
+        rc = an_advice_add_flow(c, &out->waits, &out->phases, &out->hidden, &out->advice);
     if (rc) {
         an_analysis_free(out);
         return rc;
@@ -48,5 +58,8 @@ void an_analysis_free(an_analysis *a)
     an_sources_free(&a->sources);
     an_occupancy_free(&a->occupancy);
     an_advice_free(&a->advice);
+    an_waits_free(&a->waits);
+    an_hidden_free(&a->hidden);
+    an_phases_free(&a->phases);
     memset(a, 0, sizeof *a);
 }

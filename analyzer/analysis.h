@@ -9,11 +9,14 @@
 #include "analyzer/advice.h"
 #include "analyzer/classes.h"
 #include "analyzer/hotspots.h"
+#include "analyzer/hidden.h"
 #include "analyzer/occupancy.h"
+#include "analyzer/phases.h"
 #include "analyzer/sources.h"
 #include "analyzer/stalls.h"
 #include "analyzer/states.h"
 #include "analyzer/totals.h"
+#include "analyzer/waits.h"
 #include "bundle/model.h"
 
 typedef struct an_analysis_opts {
@@ -32,6 +35,9 @@ typedef struct an_analysis {
     an_sources sources;
     an_occupancy occupancy;
     an_advice advice;
+    an_waits waits;          /* s_waitcnt producers, distances, exposed latency */
+    an_hidden hidden;        /* §8.4 hidden / non-hidden latency */
+    an_phases phases;        /* loops, prologue / loop / epilogue */
 } an_analysis;
 
 /* 0 or KR_INTERNAL (allocation). On failure out holds nothing to free. */

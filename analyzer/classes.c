@@ -1,6 +1,7 @@
 /* classes.c — see classes.h. */
 #include "analyzer/classes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const kr_class an_class_order[] = {
@@ -33,6 +34,36 @@ int an_class_allows_cat(kr_class cls, unsigned cat)
     }
 }
 
+/* Class of the row of a LineNumber (OTHER for values out of range), or
+ * 0xFF when the record has no row (§4.1). */
+static unsigned class_of_line(const kr_capture *c, uint32_t line)
+{
+    const kr_code_row *r = c->line_to_row ? kr_capture_row(c, line) : NULL;
+    if (!r)
+        return 0xFF;
+    return (unsigned)r->cls < KR_CLASS_COUNT ? (unsigned)r->cls : KR_CLASS_OTHER;
+}
+
+/* One record into the sums. */
+static void record_one(const kr_capture *c, an_classes *out, const kr_inst *in)
+{
+    unsigned k = class_of_line(c, in->line);
+    if (k == 0xFF) {
+        out->records_unknown++;
+        return;
+    }
+    an_class_sums *s = &out->by_class[k];
+    s->records++;
+    if (in->cat < KR_CAT_COUNT)
+        s->records_by_cat[in->cat]++;
+    else
+        s->records_other_cat++;
+    if (!an_class_allows_cat((kr_class)k, in->cat)) {
+        s->records_incompatible++;
+        out->records_incompatible++;
+    }
+}
+
 int an_classes_compute(const kr_capture *c, an_classes *out)
 {
     memset(out, 0, sizeof *out);
@@ -54,31 +85,57 @@ int an_classes_compute(const kr_capture *c, an_classes *out)
         out->idle = sat_add(out->idle, r->idle);
     }
 
+    /* Records are counted per (class of their row, category) first, then
+     * folded into the sums: the class of each LineNumber is looked up once
+     * (line_class; NO_ROW for line 0, unused lines and no map), and each
+     * record costs one increment. Without memory for the tables every record
+     * is looked up and added on its own (record_one); the sums are the same. */
+    enum { NO_ROW = 0xFF, UNKNOWN = KR_CLASS_COUNT, NCAT = 256 };
+    size_t nmap = c->line_to_row ? c->nline_map : 0;
+    uint8_t *line_class = malloc(nmap ? nmap : 1);
+    uint64_t (*count)[NCAT] = calloc(KR_CLASS_COUNT + 1, sizeof *count);
+    for (size_t l = 0; l < nmap && line_class; l++) {
+        unsigned k = class_of_line(c, (uint32_t)l);
+        line_class[l] = (uint8_t)(k == NO_ROW ? UNKNOWN : k);
+    }
     uint64_t written = 0;
     for (size_t w = 0; w < c->nwaves; w++) {
         const kr_wave *wave = &c->waves[w];
         written = sat_add(written, wave->num_insts);
-        for (size_t j = 0; j < wave->ninsts; j++) {
-            const kr_inst *in = &wave->insts[j];
-            out->records++;
-            const kr_code_row *r = c->line_to_row ? kr_capture_row(c, in->line) : NULL;
-            if (!r) {
-                out->records_unknown++;
-                continue;
+        out->records += wave->ninsts;
+        if (line_class && count) {
+            for (size_t j = 0; j < wave->ninsts; j++) {
+                const kr_inst *in = &wave->insts[j];
+                count[in->line < nmap ? line_class[in->line] : UNKNOWN][in->cat]++;
             }
-            unsigned k = (unsigned)r->cls < KR_CLASS_COUNT ? (unsigned)r->cls : KR_CLASS_OTHER;
+        } else {
+            for (size_t j = 0; j < wave->ninsts; j++)
+                record_one(c, out, &wave->insts[j]);
+        }
+    }
+    if (line_class && count) {
+        for (unsigned cat = 0; cat < NCAT; cat++)
+            out->records_unknown += count[UNKNOWN][cat];
+        for (unsigned k = 0; k < KR_CLASS_COUNT; k++) {
             an_class_sums *s = &out->by_class[k];
-            s->records++;
-            if (in->cat < KR_CAT_COUNT)
-                s->records_by_cat[in->cat]++;
-            else
-                s->records_other_cat++;
-            if (!an_class_allows_cat((kr_class)k, in->cat)) {
-                s->records_incompatible++;
-                out->records_incompatible++;
+            for (unsigned cat = 0; cat < NCAT; cat++) {
+                uint64_t n = count[k][cat];
+                if (!n)
+                    continue;
+                s->records += n;
+                if (cat < KR_CAT_COUNT)
+                    s->records_by_cat[cat] += n;
+                else
+                    s->records_other_cat += n;
+                if (!an_class_allows_cat((kr_class)k, cat)) {
+                    s->records_incompatible += n;
+                    out->records_incompatible += n;
+                }
             }
         }
     }
+    free(line_class);
+    free(count);
     /* Streams were dropped only if the files announced records the model lacks. */
     out->records_kept = out->records > 0 || written == 0;
     return 0;

@@ -833,51 +833,62 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int an_bench_script(an_bench_cmp *b, uint64_t seed, size_t resamples)
+int an_bench_geomean(const an_bench_cmp *b, const size_t *rows, size_t n, uint64_t seed, size_t resamples,
+                     double *g, double *lo, double *hi, size_t *used)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < b->nrows; i++)
-        n += b->rows[i].has_metric;
-    b->has_ratio = n > 0;
-    if (!n)
-        return 0;
-    double *lr = malloc(n * sizeof *lr), *g = malloc((resamples ? resamples : 1) * sizeof *g);
-    if (!lr || !g) {
+    *g = *lo = *hi = 1;
+    *used = 0;
+    size_t cnt = rows ? n : b->nrows;
+    double *lr = malloc((cnt ? cnt : 1) * sizeof *lr), *bs = malloc((resamples ? resamples : 1) * sizeof *bs);
+    if (!lr || !bs) {
         free(lr);
-        free(g);
+        free(bs);
         return KR_INTERNAL;
     }
     size_t t = 0;
     double s = 0;
-    for (size_t i = 0; i < b->nrows; i++)
-        if (b->rows[i].has_metric) {
-            lr[t] = log(b->rows[i].ratio);
+    for (size_t i = 0; i < cnt; i++) {
+        const an_bench_row *r = &b->rows[rows ? rows[i] : i];
+        if (r->has_metric) {
+            lr[t] = log(r->ratio);
             s += lr[t++];
         }
-    b->geomean_ratio = exp(s / (double)n);
-    uint64_t st[4], x = seed;
-    for (int i = 0; i < 4; i++)
-        st[i] = splitmix64(&x);
-    for (size_t r = 0; r < resamples; r++) {
-        double a = 0;
-        for (size_t i = 0; i < n; i++)
-            a += lr[xoshiro(st) % n];
-        g[r] = a / (double)n;
     }
-    if (resamples) {
-        qsort(g, resamples, sizeof *g, cmp_d);
-        size_t lo = (size_t)floor(0.025 * (double)resamples);
-        size_t hi = (size_t)ceil(0.975 * (double)resamples);
-        if (hi > 0)
-            hi--;
-        b->boot_lo = exp(g[lo]);
-        b->boot_hi = exp(g[hi]);
-    } else {
-        b->boot_lo = b->boot_hi = b->geomean_ratio;
+    *used = t;
+    if (t) {
+        *g = exp(s / (double)t);
+        uint64_t st[4], x = seed;
+        for (int i = 0; i < 4; i++)
+            st[i] = splitmix64(&x);
+        for (size_t q = 0; q < resamples; q++) {
+            double a = 0;
+            for (size_t i = 0; i < t; i++)
+                a += lr[xoshiro(st) % t];
+            bs[q] = a / (double)t;
+        }
+        if (resamples) {
+            qsort(bs, resamples, sizeof *bs, cmp_d);
+            size_t il = (size_t)floor(0.025 * (double)resamples);
+            size_t ih = (size_t)ceil(0.975 * (double)resamples);
+            if (ih > 0)
+                ih--;
+            *lo = exp(bs[il]);
+            *hi = exp(bs[ih]);
+        } else {
+            *lo = *hi = *g;
+        }
     }
     free(lr);
-    free(g);
+    free(bs);
     return 0;
+}
+
+int an_bench_script(an_bench_cmp *b, uint64_t seed, size_t resamples)
+{
+    size_t used;
+    int rc = an_bench_geomean(b, NULL, 0, seed, resamples, &b->geomean_ratio, &b->boot_lo, &b->boot_hi, &used);
+    b->has_ratio = used > 0;
+    return rc;
 }
 
 void an_bench_free(an_bench_cmp *b)

@@ -169,6 +169,11 @@ int an_bench_classes(an_bench_cmp *b, const char *class_by, const char *const *e
  * (resamples of rows with replacement; xoshiro256** seeded through
  * splitmix64). */
 int an_bench_script(an_bench_cmp *b, uint64_t seed, size_t resamples);
+/* The same over the paired rows rows[0..n) (indices into b->rows; NULL =
+ * all rows): *used rows had a metric; *g, *lo, *hi are ratios (1 = no
+ * change). 0 or KR_INTERNAL; *used = 0 leaves the outputs at 1. */
+int an_bench_geomean(const an_bench_cmp *b, const size_t *rows, size_t n, uint64_t seed, size_t resamples,
+                     double *g, double *lo, double *hi, size_t *used);
 void an_bench_free(an_bench_cmp *b);
 
 /* Config value of a paired row on BEST (raw, trimmed into buf). */

@@ -159,6 +159,13 @@ int an_time_kernels(const an_trace_in *traces, size_t ntraces, double theta, an_
             return KR_INTERNAL;
         }
         k->first_ns = v[0];
+        k->ns = malloc((j - i) * sizeof *k->ns);
+        if (!k->ns) {
+            free(r);
+            free(v);
+            return KR_INTERNAL;
+        }
+        memcpy(k->ns, v, (j - i) * sizeof *k->ns);
         k->first_cold = (uint8_t)cold_outlier(v[0], &k->rest, theta);
         k->vgpr = first->vgpr;
         k->agpr = first->accum_vgpr;
@@ -319,7 +326,7 @@ int an_time_target(const an_side_time *best, const an_side_time *cand, const cha
                 out->runner_up_total_ns = second->total_ns;
                 out->ambiguous = loop_kernel(second) && 4 * second->total_ns >= pick->total_ns;
             }
-            snprintf(why, sizeof why, "auto: %s (%zu dispatches, %.1f us in total)", rule, pick->all.n,
+            snprintf(why, sizeof why, "auto: %s (%zu dispatches, %.1f µs in total)", rule, pick->all.n,
                      (double)pick->total_ns / 1000.0);
         } else {
             snprintf(why, sizeof why, "auto: no kernel dispatch on BEST");
@@ -347,6 +354,8 @@ int an_time_target(const an_side_time *best, const an_side_time *cand, const cha
 
 void an_side_time_free(an_side_time *s)
 {
+    for (size_t i = 0; i < s->nkernels; i++)
+        free(s->kernels[i].ns);
     free(s->kernels);
     free(s->calls);
     free(s->segments_per_trace);

@@ -66,6 +66,7 @@ typedef struct an_kernel_stat {
     uint8_t helper, framework;
     /* Resources of the first dispatch (-1 unknown). */
     int64_t vgpr, agpr, sgpr, lds, scratch, wg_size, grid_wg;
+    double *ns;                      /* every dispatch duration in time order (all.n entries, malloc) */
 } an_kernel_stat;
 
 typedef struct an_call {

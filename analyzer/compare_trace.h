@@ -12,7 +12,8 @@
  *      collapsed, comments after `;` or `//` dropped. Anchors: rows whose
  *      (normalized ISA, innermost source path:line) occurs exactly once on
  *      each side, kept in a longest increasing chain (patience alignment),
- *      plus the common prefix and suffix. Between anchors, a longest common
+ *      plus the common prefix and suffix of equal (normalized ISA, source
+ *      line) rows. Between anchors, a longest common
  *      subsequence of the normalized texts pairs rows; the rows left between
  *      those pairs are paired by a longest common subsequence of mnemonics;
  *      what is still left is one-sided (kept and counted). A gap whose

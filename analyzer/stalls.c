@@ -26,31 +26,51 @@ static int has(const char *hay, const char *needle)
 
 /* ---- (a) ---- */
 
-an_hub_bucket an_hub_bucket_of(const char *isa)
+/* Substring test on text already lower-cased. */
+static int has_lower(const char *lowered, const char *needle)
 {
-    const char *a = isa ? isa : "";
-    if (has(a, "s_waitcnt")) {
-        if (has(a, "vmcnt"))
+    return strstr(lowered, needle) != NULL;
+}
+
+/* The rules of an_hub_bucket_of; contains(a, needle) tests a substring. */
+static an_hub_bucket hub_bucket(const char *a, int (*contains)(const char *, const char *))
+{
+    if (contains(a, "s_waitcnt")) {
+        if (contains(a, "vmcnt"))
             return AN_HUB_VMEM_WAIT;
-        if (has(a, "lgkmcnt"))
+        if (contains(a, "lgkmcnt"))
             return AN_HUB_LDS_SMEM_WAIT;
-        if (has(a, "expcnt"))
+        if (contains(a, "expcnt"))
             return AN_HUB_EXP_WAIT;
         return AN_HUB_WAITCNT;
     }
-    if (has(a, "s_barrier") || has(a, "s_wait_idle"))
+    if (contains(a, "s_barrier") || contains(a, "s_wait_idle"))
         return AN_HUB_BARRIER;
-    if (has(a, "buffer_load") || has(a, "global_load") || has(a, "flat_load"))
+    if (contains(a, "buffer_load") || contains(a, "global_load") || contains(a, "flat_load"))
         return AN_HUB_VMEM_LOAD;
-    if (has(a, "buffer_store") || has(a, "global_store"))
+    if (contains(a, "buffer_store") || contains(a, "global_store"))
         return AN_HUB_VMEM_STORE;
-    if (has(a, "ds_read") || has(a, "ds_write"))
+    if (contains(a, "ds_read") || contains(a, "ds_write"))
         return AN_HUB_LDS;
-    if (has(a, "s_load") || has(a, "s_store"))
+    if (contains(a, "s_load") || contains(a, "s_store"))
         return AN_HUB_SMEM;
-    if (has(a, "v_mfma") || has(a, "v_fma"))
+    if (contains(a, "v_mfma") || contains(a, "v_fma"))
         return AN_HUB_MFMA_FMA;
     return AN_HUB_OTHER;
+}
+
+an_hub_bucket an_hub_bucket_of(const char *isa)
+{
+    const char *a = isa ? isa : "";
+    /* Lower-case the text once and search it with strstr; the same tests
+     * as has() on the text as written. */
+    char lowered[512];
+    size_t n = strlen(a);
+    if (n >= sizeof lowered)
+        return hub_bucket(a, has);
+    for (size_t i = 0; i <= n; i++)
+        lowered[i] = lower(a[i]);
+    return hub_bucket(lowered, has_lower);
 }
 
 const char *an_hub_bucket_key(unsigned b)

@@ -222,11 +222,15 @@ typedef struct counter {
 
 typedef struct run {
     an_waitcnt *out;
+    const kr_inst *insts;    /* the lists hold record indices into this */
+    size_t cur;              /* index of the record being handled */
     size_t pcap, wcap;
     int oom;
 } run;
 
-static void emit_producer(run *r, uint32_t line)
+/* rec: index of the producer's record; the output gets its LineNumber and,
+ * in producer_recs, the index itself. */
+static void emit_producer(run *r, uint32_t rec)
 {
     an_waitcnt *o = r->out;
     if (r->oom)
@@ -234,14 +238,18 @@ static void emit_producer(run *r, uint32_t line)
     if (o->nproducers == r->pcap) {
         size_t cap = r->pcap ? r->pcap * 2 : 64;
         uint32_t *p = realloc(o->producers, cap * sizeof *p);
-        if (!p) {
+        if (p)
+            o->producers = p;
+        uint32_t *q = p ? realloc(o->producer_recs, cap * sizeof *q) : NULL;
+        if (!p || !q) {
             r->oom = 1;
             return;
         }
-        o->producers = p;
+        o->producer_recs = q;
         r->pcap = cap;
     }
-    o->producers[o->nproducers++] = line;
+    o->producer_recs[o->nproducers] = rec;
+    o->producers[o->nproducers++] = r->insts[rec].line;
 }
 
 static void emit_entry(run *r, uint32_t wait_line, size_t first)
@@ -252,13 +260,17 @@ static void emit_entry(run *r, uint32_t wait_line, size_t first)
     if (o->nwaits == r->wcap) {
         size_t cap = r->wcap ? r->wcap * 2 : 32;
         kr_wait_entry *w = realloc(o->waits, cap * sizeof *w);
-        if (!w) {
+        if (w)
+            o->waits = w;
+        uint32_t *q = w ? realloc(o->wait_recs, cap * sizeof *q) : NULL;
+        if (!w || !q) {
             r->oom = 1;
             return;
         }
-        o->waits = w;
+        o->wait_recs = q;
         r->wcap = cap;
     }
+    o->wait_recs[o->nwaits] = (uint32_t)r->cur;
     o->waits[o->nwaits].wait_line = wait_line;
     o->waits[o->nwaits].first = (uint32_t)first;
     o->waits[o->nwaits].n = (uint32_t)(o->nproducers - first);
@@ -336,31 +348,47 @@ int an_waitcnt_links(int64_t gfxip, const kr_inst *insts, size_t n,
     for (int i = 0; i < C_N; i++)
         ctr[i].name = names[i];
     ulist flats = {0}, flat_load = {0}, flat_stor = {0}, empty = {0};
-    run r = {out, 0, 0, 0};
+    run r = {out, insts, 0, 0, 0, 0};
+
+    /* Text and type per LineNumber, looked up and classified once. */
+    uint32_t maxline = 0;
+    for (size_t i = 0; i < n; i++)
+        if (insts[i].line > maxline)
+            maxline = insts[i].line;
+    typedef struct known { const char *t; int type; } known;
+    known *seen = calloc((size_t)maxline + 1, sizeof *seen);
+    if (!seen)
+        return KR_INTERNAL;
 
     for (size_t i = 0; i < n && !r.oom; i++) {
         uint32_t line = insts[i].line;
+        uint32_t rec = (uint32_t)i;   /* what the counter lists hold */
+        r.cur = i;
         if (line == 0)                   /* unknown PC */
             continue;
-        const char *t = isa_of_line(ctx, line);
-        if (!t || !*t) {
+        if (!seen[line].type) {
+            seen[line].t = isa_of_line(ctx, line);
+            seen[line].type = seen[line].t && *seen[line].t ? classify(fam, seen[line].t) : -1;
+        }
+        const char *t = seen[line].t;
+        if (seen[line].type < 0) {
             out->stopped = 1;
             out->stop_index = i;
             break;
         }
-        int type = classify(fam, t);
+        int type = seen[line].type;
         int kind = type & TYPE_MASK;
         if (kind == T_NOT_MEM)
             continue;
         int bad = 0;
         if (fam == 9) {
             switch (kind) {
-            case T_LDS: bad = ul_push(&ctr[C_LGKM].list, line); break;
-            case T_SCALAR: ctr[C_LGKM].parallel = 1; bad = ul_push(&ctr[C_LGKM].list, line); break;
-            case T_GLOBAL: bad = ul_push(&ctr[C_VM].list, line); break;
+            case T_LDS: bad = ul_push(&ctr[C_LGKM].list, rec); break;
+            case T_SCALAR: ctr[C_LGKM].parallel = 1; bad = ul_push(&ctr[C_LGKM].list, rec); break;
+            case T_GLOBAL: bad = ul_push(&ctr[C_VM].list, rec); break;
             case T_FLAT:
                 ctr[C_LGKM].parallel = ctr[C_VM].parallel = 1;
-                bad = ul_push(&flats, line);
+                bad = ul_push(&flats, rec);
                 break;
             case T_WAITCNT:
                 if (type & B_LGKM) wait_one(&r, &ctr[C_LGKM], t, &flats, line);
@@ -369,20 +397,20 @@ int an_waitcnt_links(int64_t gfxip, const kr_inst *insts, size_t n,
             }
         } else if (fam == 10) {
             switch (kind) {
-            case T_LDS: bad = ul_push(&ctr[C_LGKM].list, line); break;
+            case T_LDS: bad = ul_push(&ctr[C_LGKM].list, rec); break;
             case T_MSG_RTN:   /* increments by 2 */
-                bad = ul_push(&ctr[C_LGKM].list, line) || ul_push(&ctr[C_LGKM].list, line);
+                bad = ul_push(&ctr[C_LGKM].list, rec) || ul_push(&ctr[C_LGKM].list, rec);
                 break;
-            case T_SCALAR: ctr[C_LGKM].parallel = 1; bad = ul_push(&ctr[C_LGKM].list, line); break;
-            case T_GLOBAL_LOAD: bad = ul_push(&ctr[C_VM].list, line); break;
-            case T_GLOBAL_STOR: bad = ul_push(&ctr[C_VS].list, line); break;
+            case T_SCALAR: ctr[C_LGKM].parallel = 1; bad = ul_push(&ctr[C_LGKM].list, rec); break;
+            case T_GLOBAL_LOAD: bad = ul_push(&ctr[C_VM].list, rec); break;
+            case T_GLOBAL_STOR: bad = ul_push(&ctr[C_VS].list, rec); break;
             case T_FLAT_LOAD:
                 ctr[C_LGKM].parallel = ctr[C_VM].parallel = 1;
-                bad = ul_push(&flat_load, line);
+                bad = ul_push(&flat_load, rec);
                 break;
             case T_FLAT_STOR:
                 ctr[C_LGKM].parallel = ctr[C_VS].parallel = 1;
-                bad = ul_push(&flat_stor, line);
+                bad = ul_push(&flat_stor, rec);
                 break;
             case T_WAITCNT:
                 if (type & B_VS) wait_one(&r, &ctr[C_VS], t, &flat_stor, line);
@@ -392,24 +420,24 @@ int an_waitcnt_links(int64_t gfxip, const kr_inst *insts, size_t n,
             }
         } else {
             switch (kind) {
-            case T_LDS: bad = ul_push(&ctr[C_DS].list, line); break;
-            case T_LDS_DIRECT: bad = ul_push(&ctr[C_EXP].list, line); break;
-            case T_MSG: bad = ul_push(&ctr[C_KM].list, line); break;
+            case T_LDS: bad = ul_push(&ctr[C_DS].list, rec); break;
+            case T_LDS_DIRECT: bad = ul_push(&ctr[C_EXP].list, rec); break;
+            case T_MSG: bad = ul_push(&ctr[C_KM].list, rec); break;
             case T_MSG_RTN:
-                bad = ul_push(&ctr[C_KM].list, line) || ul_push(&ctr[C_KM].list, line);
+                bad = ul_push(&ctr[C_KM].list, rec) || ul_push(&ctr[C_KM].list, rec);
                 break;
-            case T_SCALAR: ctr[C_KM].parallel = 1; bad = ul_push(&ctr[C_KM].list, line); break;
-            case T_GLOBAL_LOAD: bad = ul_push(&ctr[C_LOAD].list, line); break;
-            case T_GLOBAL_STOR: bad = ul_push(&ctr[C_STORE].list, line); break;
+            case T_SCALAR: ctr[C_KM].parallel = 1; bad = ul_push(&ctr[C_KM].list, rec); break;
+            case T_GLOBAL_LOAD: bad = ul_push(&ctr[C_LOAD].list, rec); break;
+            case T_GLOBAL_STOR: bad = ul_push(&ctr[C_STORE].list, rec); break;
             case T_FLAT_LOAD:
                 ctr[C_DS].parallel = ctr[C_LOAD].parallel = 1;
-                bad = ul_push(&flat_load, line);
+                bad = ul_push(&flat_load, rec);
                 break;
             case T_FLAT_STOR:
                 ctr[C_DS].parallel = ctr[C_STORE].parallel = 1;
-                bad = ul_push(&flat_stor, line);
+                bad = ul_push(&flat_stor, rec);
                 break;
-            case T_BVH: bad = ul_push(&ctr[C_BVH].list, line); break;
+            case T_BVH: bad = ul_push(&ctr[C_BVH].list, rec); break;
             case T_WAITCNT:
                 if (type & B_BVH) wait_one(&r, &ctr[C_BVH], t, &empty, line);
                 if (type & B_EXP) wait_one(&r, &ctr[C_EXP], t, &empty, line);
@@ -433,6 +461,7 @@ int an_waitcnt_links(int64_t gfxip, const kr_inst *insts, size_t n,
             r.oom = 1;
     }
 
+    free(seen);
     for (int i = 0; i < C_N; i++)
         free(ctr[i].list.v);
     free(flats.v);
@@ -460,7 +489,11 @@ void an_waitcnt_free(an_waitcnt *out)
 {
     free(out->waits);
     free(out->producers);
+    free(out->wait_recs);
+    free(out->producer_recs);
     out->waits = NULL;
     out->producers = NULL;
+    out->wait_recs = NULL;
+    out->producer_recs = NULL;
     out->nwaits = out->nproducers = 0;
 }

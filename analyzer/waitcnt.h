@@ -32,6 +32,11 @@ typedef struct an_waitcnt {
     uint8_t stopped;         /* the writer's rule: a record whose row has no
                                 ISA text ends the analysis of the wave */
     size_t stop_index;       /* index of that record when stopped */
+    /* The dynamic executions behind the links, as indices into the records
+     * given: wait_recs[i] is the record of the wait of waits[i],
+     * producer_recs[j] the record of producers[j] (malloc'd, same lengths). */
+    uint32_t *wait_recs;
+    uint32_t *producer_recs;
 } an_waitcnt;
 
 /* Runs §8.3 for gfxip over records insts[0..n). Records with line 0 (unknown

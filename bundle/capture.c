@@ -1,18 +1,27 @@
 /* capture.c — assembling a capture folder into the model (FORMATS.md §1);
  * see capture.h.
  *
- * Order: filenames.json (§1.3), code.json (§2), the optional small files
- * (wstates §5, occupancy §6, realtime §7, snapshots §3), then the wave files
- * (§4) in parallel, then the inventory of unnamed files and the results found
- * beside the folder. Each small file goes through its parse-from-memory core
- * (bundle/load_*.h); this file only reads bytes and wires the pieces. */
+ * filenames.json (§1.3) is read first: it names the wave files. Then one
+ * kr_parallel_for batch loads everything else at once: code.json (§2), the
+ * wstates (§5), occupancy (§6), realtime (§7), snapshots (§3), the results
+ * and CSVs found beside the folder (§9.3, §10) and every wave file (§4).
+ * Each task writes only its own slot: the wave files their kr_wave, the
+ * other files a private kr_capture ("side") with its own arena, since arenas
+ * are not thread-safe. After the batch the sides are moved into the capture
+ * in a fixed order and their arenas are kept until bundle_capture_free, and
+ * errors are reported in the fixed order of capture.h, so neither the model
+ * nor the message depends on thread timing. Each file goes through its
+ * parse-from-memory core (bundle/load_*.h); this file only reads bytes and
+ * wires the pieces. */
 #include "bundle/capture.h"
 
 #include <dirent.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bundle/discover.h"
 #include "bundle/load_code.h"
@@ -108,6 +117,14 @@ static const char *label_from_path(kr_arena *a, const char *path)
     return NULL;
 }
 
+/* 1 if a directory entry named path exists (a dangling or looping symlink
+ * counts: opening it then fails with an error that says why). */
+static int entry_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
 /* Reads dir/name (limit KR_MAX_SMALL_FILE_BYTES) into *data (malloc'd), or
  * leaves *data NULL when the file is absent and not required. path receives
  * the file's path, which errors name. */
@@ -117,7 +134,7 @@ static int read_member(kr_capture *c, const char *name, int required, char *path
     *data = NULL;
     *len = 0;
     kr_path_join(path, cap, c->dir, name);
-    if (!kr_file_exists(path))
+    if (!entry_exists(path))
         return required ? kr_err_set(err, KR_INPUT, path, NULL, "missing %s (required in a capture folder)", name) : 0;
     return kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, data, len, err);
 }
@@ -164,25 +181,99 @@ static int load_snapshots(kr_capture *c, kr_err *err)
     return rc;
 }
 
-/* ---- wave files, in parallel (§4) ---- */
+/* ---- the batch ---- */
 
-typedef struct wave_job {
+/* Everything but the wave files, one task each. The order is the order
+ * errors are reported in (capture.h); the results come last, after the
+ * inventory of the folder. */
+enum side {
+    SIDE_CODE, SIDE_WSTATES0, SIDE_OCCUPANCY = SIDE_WSTATES0 + KR_STATE_COUNT, SIDE_REALTIME,
+    SIDE_SNAPSHOTS, SIDE_RESULTS, SIDE_COUNT
+};
+
+/* What bundle_capture_load returns: the capture and the arenas its side
+ * tasks allocated in. */
+typedef struct capture_box {
+    kr_capture c;                /* first: bundle_capture_free converts back */
+    kr_arena side[SIDE_COUNT];
+} capture_box;
+
+typedef struct side_task {
+    kr_capture c;                /* identity copied from the capture; filled by the loader */
+    kr_err err;
+    int rc;
+    int run;                     /* part of this load */
+} side_task;
+
+typedef struct batch {
     kr_capture *c;
-    int jansson;
-    kr_err *errs;            /* one per wave: results never depend on timing */
-} wave_job;
+    const bundle_opts *opts;
+    side_task side[SIDE_COUNT];
+    int order[SIDE_COUNT];       /* task index -> side, for the sides that run */
+    size_t nside;
+    /* Per worker, the failed wave of lowest index and its error: memory does
+     * not grow with the number of listed waves, and the error reported (the
+     * lowest index overall) does not depend on thread timing. */
+    kr_err *wave_errs;
+    size_t *wave_err_at;         /* SIZE_MAX: this worker saw no failure */
+    uint8_t *mapped;             /* per wave: records already mapped to rows */
+    uint32_t *line_row;          /* LineNumber -> row of its records (§4.1), */
+    size_t nline_row;            /* built once code.json is loaded */
+    atomic_int code_ready;       /* line_row is ready */
+} batch;
 
-static void wave_task(void *ctx, size_t i, int worker)
+/* Record → row (§4.1): line 0, unknown lines and label rows → none. */
+static uint32_t row_of_line(const kr_capture *code, uint32_t line)
 {
-    (void)worker;
-    wave_job *job = ctx;
-    kr_capture *c = job->c;
+    const kr_code_row *row = kr_capture_row(code, line);
+    return row && !row->is_label ? (uint32_t)(row - code->rows) : KR_ROW_NONE;
+}
+
+/* row_of_line of every LineNumber of the map (malloc'd), or NULL. */
+static uint32_t *row_table(const kr_capture *code, size_t *n)
+{
+    uint32_t *t = malloc((code->nline_map ? code->nline_map : 1) * sizeof *t);
+    for (size_t l = 0; t && l < code->nline_map; l++)
+        t[l] = row_of_line(code, (uint32_t)l);
+    *n = t ? code->nline_map : 0;
+    return t;
+}
+
+static void map_rows(const batch *b, const kr_capture *code, kr_wave *w)
+{
+    for (size_t k = 0; k < w->ninsts; k++) {
+        uint32_t line = w->insts[k].line;
+        w->insts[k].row = !b->line_row ? row_of_line(code, line)
+                        : line < b->nline_row ? b->line_row[line] : KR_ROW_NONE;
+    }
+}
+
+static void run_side(batch *b, int id)
+{
+    side_task *t = &b->side[id];
+    kr_capture *sc = &t->c;
+    switch (id) {
+    case SIDE_CODE:
+        t->rc = load_small(sc, "code.json", 1, bundle_parse_code, &t->err);
+        if (!t->rc && (b->line_row = row_table(sc, &b->nline_row)) != NULL)
+            atomic_store_explicit(&b->code_ready, 1, memory_order_release);
+        break;
+    case SIDE_OCCUPANCY: t->rc = load_small(sc, "occupancy.json", 0, bundle_parse_occupancy, &t->err); break;
+    case SIDE_REALTIME: t->rc = load_small(sc, "realtime.json", 0, bundle_parse_realtime, &t->err); break;
+    case SIDE_SNAPSHOTS: t->rc = load_snapshots(sc, &t->err); break;
+    case SIDE_RESULTS: t->rc = bundle_attach_results(sc, b->opts->results_path, &t->err); break;
+    default: t->rc = load_wstates_k(sc, (unsigned)(id - SIDE_WSTATES0), &t->err); break;
+    }
+}
+
+static void wave_load(batch *b, size_t i, kr_err *err)
+{
+    kr_capture *c = b->c;
     const kr_wave_ref *ref = &c->wave_refs[i];
     kr_wave *w = &c->waves[i];
-    kr_err *err = &job->errs[i];
     char path[PATH_MAX];
     kr_path_join(path, sizeof path, c->dir, ref->file);
-    if (!kr_file_exists(path)) {
+    if (!entry_exists(path)) {
         kr_err_set(err, KR_INPUT, path, NULL, "wave file listed in filenames.json does not exist");
         return;
     }
@@ -190,44 +281,152 @@ static void wave_task(void *ctx, size_t i, int worker)
     size_t len;
     if (kr_file_read(path, KR_MAX_FILE_BYTES, &data, &len, err))
         return;
-    int rc = job->jansson ? bundle_parse_wave_jansson(data, len, path, w, err)
-                          : bundle_parse_wave(data, len, path, w, err);
+    int rc = b->opts->jansson_waves ? bundle_parse_wave_jansson(data, len, path, w, err)
+                                    : bundle_parse_wave(data, len, path, w, err);
     free(data);
     if (rc)
         return;
     w->file = ref->file;
     w->bytes = len;
-    /* Record → row (§4.1): line 0, unknown lines and label rows → none. */
-    for (size_t k = 0; k < w->ninsts; k++) {
-        const kr_code_row *row = kr_capture_row(c, w->insts[k].line);
-        w->insts[k].row = row && !row->is_label ? (uint32_t)(row - c->rows) : KR_ROW_NONE;
+    /* The rows are mapped here when code.json is loaded already, else after
+     * the batch; the result is the same either way. */
+    if (atomic_load_explicit(&b->code_ready, memory_order_acquire)) {
+        map_rows(b, &b->side[SIDE_CODE].c, w);
+        b->mapped[i] = 1;
     }
 }
 
-static int load_waves(kr_capture *c, const bundle_opts *opts, kr_err *err)
+static void wave_task(batch *b, size_t i, int worker)
 {
-    size_t n = c->nwave_refs;
-    if (!n)
-        return 0;
-    c->waves = kr_arena_array(&c->arena, n, sizeof *c->waves);
-    kr_err *errs = calloc(n, sizeof *errs);
-    if (!c->waves || !errs) {
-        free(errs);
+    kr_err err;
+    kr_err_clear(&err);
+    wave_load(b, i, &err);
+    if (err.code && i < b->wave_err_at[worker]) {
+        b->wave_errs[worker] = err;
+        b->wave_err_at[worker] = i;
+    }
+}
+
+static void batch_task(void *ctx, size_t index, int worker)
+{
+    batch *b = ctx;
+    if (index < b->nside)
+        run_side(b, b->order[index]);
+    else
+        wave_task(b, index - b->nside, worker);
+}
+
+/* Runs the batch and moves its results into c. Returns the first error in
+ * side order (code, wstates, occupancy, realtime, snapshots), then of the
+ * waves by index; the results' error goes to *results_err for later. */
+static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *results_rc, kr_err *results_err)
+{
+    capture_box *box = (capture_box *)c;
+    size_t nwaves = c->nwave_refs;
+    batch *b = calloc(1, sizeof *b);
+    if (!b)
         return oom(err, c->dir);
+    b->c = c;
+    b->opts = opts;
+    atomic_init(&b->code_ready, 0);
+    for (int id = 0; id < SIDE_COUNT; id++) {
+        side_task *t = &b->side[id];
+        t->run = id == SIDE_RESULTS ? !opts->no_discover || opts->results_path != NULL
+               : id >= SIDE_WSTATES0 && id < SIDE_WSTATES0 + KR_STATE_COUNT ? !opts->skip_wstates
+               : 1;
+        kr_arena_init(&t->c.arena);
+        kr_err_clear(&t->err);
+        t->c.dir = c->dir;
+        t->c.folder = c->folder;
+        t->c.label = c->label;
+        t->c.name_matched = c->name_matched;
+        t->c.agent_handle = c->agent_handle;
+        t->c.dispatch_id = c->dispatch_id;
+        t->c.suffix = c->suffix;
     }
-    c->nwaves = n;               /* every slot is released by bundle_capture_free */
-    wave_job job = {c, opts->jansson_waves, errs};
-    kr_parallel_for(n, opts->threads, wave_task, &job);
+    /* Biggest first, so two threads finish together: code.json (the wave
+     * tasks map their records once it is in), the results and CSVs, then
+     * the small files, then the waves. */
+    static const int prio[SIDE_COUNT] = {SIDE_CODE, SIDE_RESULTS, SIDE_OCCUPANCY, SIDE_REALTIME, SIDE_SNAPSHOTS,
+        SIDE_WSTATES0, SIDE_WSTATES0 + 1, SIDE_WSTATES0 + 2, SIDE_WSTATES0 + 3, SIDE_WSTATES0 + 4};
+    for (int k = 0; k < SIDE_COUNT; k++)
+        if (b->side[prio[k]].run)
+            b->order[b->nside++] = prio[k];
+
     int rc = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (errs[i].code) {
-            *err = errs[i];
-            rc = errs[i].code;
-            break;
-        }
-        c->total_bytes += c->waves[i].bytes;
+    if (nwaves) {
+        c->waves = kr_arena_array(&c->arena, nwaves, sizeof *c->waves);
+        size_t nworkers = opts->threads > 1 ? (size_t)opts->threads : 1;
+        b->wave_errs = calloc(nworkers, sizeof *b->wave_errs);
+        b->wave_err_at = malloc(nworkers * sizeof *b->wave_err_at);
+        b->mapped = calloc(nwaves, 1);
+        for (size_t k = 0; b->wave_err_at && k < nworkers; k++)
+            b->wave_err_at[k] = SIZE_MAX;
+        if (!c->waves || !b->wave_errs || !b->wave_err_at || !b->mapped)
+            rc = oom(err, c->dir);
+        else
+            c->nwaves = nwaves;  /* every slot is released by bundle_capture_free */
     }
-    free(errs);
+    if (!rc)
+        kr_parallel_for(b->nside + c->nwaves, opts->threads, batch_task, b);
+
+    /* The sides' arenas now belong to the capture, whatever happened. */
+    for (int id = 0; id < SIDE_COUNT; id++)
+        box->side[id] = b->side[id].c.arena;
+    for (int id = 0; id < SIDE_RESULTS && !rc; id++)
+        if (b->side[id].run && b->side[id].rc) {
+            *err = b->side[id].err;
+            rc = b->side[id].rc;
+        }
+    if (!rc && c->nwaves) {
+        size_t nworkers = opts->threads > 1 ? (size_t)opts->threads : 1, first = 0;
+        for (size_t k = 1; k < nworkers; k++)
+            if (b->wave_err_at[k] < b->wave_err_at[first])
+                first = k;
+        if (b->wave_err_at[first] != SIZE_MAX) {
+            *err = b->wave_errs[first];
+            rc = err->code;
+        }
+    }
+    if (!rc) {
+        const kr_capture *code = &b->side[SIDE_CODE].c;
+        c->layout = code->layout;
+        c->code_version = code->code_version;
+        c->rows = code->rows;
+        c->nrows = code->nrows;
+        c->line_to_row = code->line_to_row;
+        c->nline_map = code->nline_map;
+        for (unsigned k = 0; k < KR_STATE_COUNT; k++)
+            c->wstates[k] = b->side[SIDE_WSTATES0 + k].c.wstates[k];
+        c->occupancy = b->side[SIDE_OCCUPANCY].c.occupancy;
+        c->realtime = b->side[SIDE_REALTIME].c.realtime;
+        const kr_capture *snap = &b->side[SIDE_SNAPSHOTS].c;
+        c->snapshots = snap->snapshots;
+        c->nsnapshots = snap->nsnapshots;
+        c->has_snapshots_json = snap->has_snapshots_json;
+        if (c->has_snapshots_json)
+            bundle_snapshots_resolve(c);        /* frames → snapshots needs both */
+        const kr_capture *res = &b->side[SIDE_RESULTS].c;
+        c->results = res->results;
+        c->kernel_trace = res->kernel_trace;
+        c->agent_info = res->agent_info;
+        c->kernel_stats = res->kernel_stats;
+        for (int id = 0; id < SIDE_COUNT; id++)
+            c->total_bytes += b->side[id].c.total_bytes;
+        for (size_t i = 0; i < c->nwaves; i++) {
+            if (!b->mapped[i])
+                map_rows(b, c, &c->waves[i]);
+            c->total_bytes += c->waves[i].bytes;
+        }
+        *results_rc = b->side[SIDE_RESULTS].run ? b->side[SIDE_RESULTS].rc : 0;
+        if (*results_rc)
+            *results_err = b->side[SIDE_RESULTS].err;
+    }
+    free(b->wave_errs);
+    free(b->wave_err_at);
+    free(b->mapped);
+    free(b->line_row);
+    free(b);
     return rc;
 }
 
@@ -362,11 +561,16 @@ int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **o
     if (!bundle_is_capture_dir(dir))
         return kr_err_set(err, KR_INPUT, dir, NULL, "not a capture folder (no filenames.json)");
 
-    kr_capture *c = calloc(1, sizeof *c);
-    if (!c)
+    capture_box *box = calloc(1, sizeof *box);
+    if (!box)
         return oom(err, dir);
+    kr_capture *c = &box->c;
     kr_arena_init(&c->arena);
-    int rc;
+    for (int id = 0; id < SIDE_COUNT; id++)
+        kr_arena_init(&box->side[id]);
+    int rc, results_rc = 0;
+    kr_err results_err;
+    kr_err_clear(&results_err);
     char *stripped = strip_slashes(&c->arena, dir);
     c->dir = kr_arena_strdup(&c->arena, dir);
     if (!stripped || !c->dir) {
@@ -378,23 +582,15 @@ int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **o
     c->label = opts->label ? kr_arena_strdup(&c->arena, opts->label) : label_from_path(&c->arena, stripped);
 
     if ((rc = load_small(c, "filenames.json", 1, bundle_parse_filenames, err)) ||
-        (rc = load_small(c, "code.json", 1, bundle_parse_code, err)))
-        goto fail;
-    for (unsigned k = 0; k < KR_STATE_COUNT && !opts->skip_wstates; k++)
-        if ((rc = load_wstates_k(c, k, err)))
-            goto fail;
-    if ((rc = load_small(c, "occupancy.json", 0, bundle_parse_occupancy, err)) ||
-        (rc = load_small(c, "realtime.json", 0, bundle_parse_realtime, err)) ||
-        (rc = load_snapshots(c, err)))
-        goto fail;
-    if ((rc = load_waves(c, opts, err)))
+        (rc = load_batch(c, opts, err, &results_rc, &results_err)))
         goto fail;
     check_alignment_coverage(c);
     if ((rc = list_extra_files(c, err)))
         goto fail;
-    if ((!opts->no_discover || opts->results_path) &&
-        (rc = bundle_attach_results(c, opts->results_path, err)))
+    if ((rc = results_rc)) {
+        *err = results_err;
         goto fail;
+    }
     *out = c;
     return 0;
 fail:
@@ -406,8 +602,11 @@ void bundle_capture_free(kr_capture *c)
 {
     if (!c)
         return;
+    capture_box *box = (capture_box *)c;
     for (size_t i = 0; i < c->nwaves; i++)
         bundle_wave_release(&c->waves[i]);
     kr_arena_free(&c->arena);
-    free(c);
+    for (int id = 0; id < SIDE_COUNT; id++)
+        kr_arena_free(&box->side[id]);
+    free(box);
 }

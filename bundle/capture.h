@@ -1,10 +1,15 @@
 /* capture.h — load a whole capture folder into the model.
  *
- * bundle_capture_load reads filenames.json, code.json, every listed wave file
- * (in parallel, opts->threads), wstates, occupancy, realtime and snapshots,
- * and the results/CSVs found beside the folder (bundle/discover.h) or given in
- * opts. Any malformed file fails the whole load with KR_INPUT and an error
- * naming the file and position; nothing is half-loaded. */
+ * bundle_capture_load reads filenames.json, then everything else in one
+ * parallel batch (opts->threads): code.json, wstates, occupancy, realtime,
+ * snapshots, every listed wave file, and the results/CSVs found beside the
+ * folder (bundle/discover.h) or given in opts. Any malformed file fails the
+ * whole load with KR_INPUT and an error naming the file and position;
+ * nothing is half-loaded. When several files are broken, the error is the
+ * first in this fixed order, whatever the thread count or timing:
+ * filenames.json, code.json, wstates0..4, occupancy.json, realtime.json,
+ * snapshots.json, the wave files in wave_refs order, then the results.
+ * The model does not depend on the thread count either. */
 #ifndef KR_BUNDLE_CAPTURE_H
 #define KR_BUNDLE_CAPTURE_H
 
@@ -12,7 +17,7 @@
 #include "common/err.h"
 
 typedef struct bundle_opts {
-    int threads;                 /* wave-file parser threads, >= 1 */
+    int threads;                 /* loader threads (wave files and the other files), >= 1 */
     const char *results_path;    /* --results FILE, or NULL to search */
     const char *label;           /* capture label, or NULL */
     int no_discover;             /* do not look for results/CSVs beside the folder
@@ -24,6 +29,8 @@ typedef struct bundle_opts {
 } bundle_opts;
 
 int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **out, kr_err *err);
+/* Releases a capture bundle_capture_load returned (and nothing else: it
+ * also owns arenas that are not in the kr_capture). NULL is a no-op. */
 void bundle_capture_free(kr_capture *c);
 
 /* 1 if dir holds filenames.json (how a capture folder is recognised, §1.1). */

@@ -53,6 +53,10 @@ static int lines_push(line_vec *l, size_t line)
     return 0;
 }
 
+/* Bytes that end a run of unquoted field text: the separators and the
+ * bytes that are errors there. */
+static const uint8_t unquoted_stop[256] = {[','] = 1, ['\n'] = 1, ['\r'] = 1, ['"'] = 1, [0] = 1};
+
 static int pos_err(kr_err *err, const char *fname, size_t line, size_t col, const char *msg)
 {
     char where[64];
@@ -102,7 +106,24 @@ int bundle_csv_parse(kr_arena *a, const char *data, size_t len, const char *fnam
                 size_t open_line = line, open_col = pos - line_start + 1;
                 quoted = 1;
                 pos++;
+                size_t quote = 0;        /* the next '"' at or after pos, len if none; 0: not searched yet */
                 for (;;) {
+                    /* copy the run of ordinary bytes at once: up to the next
+                     * quote, line feed or NUL (each quote is searched once) */
+                    if (quote < pos) {
+                        const char *q = memchr(data + pos, '"', len - pos);
+                        quote = q ? (size_t)(q - data) : len;
+                    }
+                    size_t end = quote;
+                    const char *nl = memchr(data + pos, '\n', end - pos);
+                    if (nl)
+                        end = (size_t)(nl - data);
+                    const char *nul = memchr(data + pos, '\0', end - pos);
+                    if (nul)
+                        end = (size_t)(nul - data);
+                    memcpy(text + tl, data + pos, end - pos);
+                    tl += end - pos;
+                    pos = end;
                     if (pos >= len) {
                         rc = pos_err(err, fname, open_line, open_col, "unterminated quoted field");
                         goto done;
@@ -134,19 +155,21 @@ int bundle_csv_parse(kr_arena *a, const char *data, size_t len, const char *fnam
                     goto done;
                 }
             } else {
-                while (pos < len && data[pos] != ',' && data[pos] != '\n' && data[pos] != '\r') {
-                    char ch = data[pos];
-                    if (ch == '"') {
-                        rc = pos_err(err, fname, line, pos - line_start + 1,
-                                     "quote inside an unquoted field (quote the whole field and write \"\" for a quote)");
-                        goto done;
-                    }
-                    if (ch == '\0') {
-                        rc = pos_err(err, fname, line, pos - line_start + 1, "NUL byte in CSV");
-                        goto done;
-                    }
-                    text[tl++] = ch;
-                    pos++;
+                /* the run up to the first byte that ends or breaks the field */
+                size_t end = pos;
+                while (end < len && !unquoted_stop[(unsigned char)data[end]])
+                    end++;
+                memcpy(text + tl, data + pos, end - pos);
+                tl += end - pos;
+                pos = end;
+                if (pos < len && data[pos] == '"') {
+                    rc = pos_err(err, fname, line, pos - line_start + 1,
+                                 "quote inside an unquoted field (quote the whole field and write \"\" for a quote)");
+                    goto done;
+                }
+                if (pos < len && data[pos] == '\0') {
+                    rc = pos_err(err, fname, line, pos - line_start + 1, "NUL byte in CSV");
+                    goto done;
                 }
             }
             if ((size_t)(text + tl - start) > KR_MAX_STRING_BYTES) {

@@ -425,7 +425,8 @@ int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err)
         free(cs.v);
         return kr_err_set(err, KR_INTERNAL, c->dir, NULL, "out of memory listing directories");
     }
-    qsort(cs.v, cs.n, sizeof *cs.v, cmp_candidate);
+    if (cs.n)
+        qsort(cs.v, cs.n, sizeof *cs.v, cmp_candidate);
 
     char *sniff = malloc(SNIFF_BYTES);
     if (!sniff)

@@ -183,17 +183,52 @@ static void path_at(const char *data, size_t pos, bundle_jctx *j, char *last_key
     }
 }
 
+/* Offset of the first '[' or '{' nested deeper than KR_MAX_JSON_DEPTH
+ * (strings skipped), or len when there is none. */
+static size_t too_deep_at(const char *data, size_t len)
+{
+    size_t depth = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = data[i];
+        if (ch == '"') {
+            for (i++; i < len && data[i] != '"'; i++)
+                if (data[i] == '\\')
+                    i++;
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > KR_MAX_JSON_DEPTH)
+                return i;
+        } else if ((ch == ']' || ch == '}') && depth) {
+            depth--;
+        }
+    }
+    return len;
+}
+
 int bundle_json_parse(const char *data, size_t len, const char *fname, json_t **out, kr_err *err)
 {
     json_error_t je;
+    size_t deep = too_deep_at(data, len);
     *out = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
-    if (*out)
-        return 0;
     bundle_jctx j;
     bundle_jctx_init(&j, fname, err);
-    size_t pos = je.position < 0 ? 0 : (size_t)je.position;
+    size_t pos = *out ? len : (je.position < 0 ? 0 : (size_t)je.position);
     if (pos > len)
         pos = len;
+    if (deep < len && deep <= pos) {
+        /* Nesting is limited before anything else reads the tree. */
+        json_decref(*out);
+        *out = NULL;
+        char key[256];
+        path_at(data, deep, &j, key, sizeof key);
+        int line = 1, col = 1;
+        for (size_t i = 0; i < deep; i++, col++)
+            if (data[i] == '\n')
+                line++, col = 0;
+        return bundle_jerr(&j, "nesting deeper than KR_MAX_JSON_DEPTH (%d) (line %d, column %d)",
+                           KR_MAX_JSON_DEPTH, line, col);
+    }
+    if (*out)
+        return 0;
     char key[256];
     path_at(data, pos, &j, key, sizeof key);
     if (json_error_code(&je) == json_error_duplicate_key)      /* the key just read */
@@ -201,18 +236,126 @@ int bundle_json_parse(const char *data, size_t len, const char *fname, json_t **
     return bundle_jerr(&j, "invalid JSON: %s (line %d, column %d)", je.text, je.line, je.column);
 }
 
-const char *bundle_json_kind(const json_t *v)
+/* ---- values ---- */
+
+void bundle_jv_of(const json_t *v, bundle_jv *out)
 {
+    out->i = 0;
+    out->str = NULL;
+    out->len = 0;
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
+    case JSON_OBJECT: out->type = BUNDLE_JT_OBJECT; break;
+    case JSON_ARRAY: out->type = BUNDLE_JT_ARRAY; break;
+    case JSON_STRING:
+        out->type = BUNDLE_JT_STRING;
+        out->str = json_string_value(v);
+        out->len = json_string_length(v);
+        break;
+    case JSON_INTEGER:
+        out->type = BUNDLE_JT_INTEGER;
+        out->i = (int64_t)json_integer_value(v);
+        break;
+    case JSON_REAL: out->type = BUNDLE_JT_REAL; break;
+    case JSON_TRUE: out->type = BUNDLE_JT_TRUE; break;
+    case JSON_FALSE: out->type = BUNDLE_JT_FALSE; break;
+    default: out->type = BUNDLE_JT_NULL; break;
+    }
+}
+
+int bundle_jv_scan(bundle_scan *s, bundle_jv *out)
+{
+    out->i = 0;
+    out->str = NULL;
+    out->len = 0;
+    int c = bundle_scan_peek(s);
+    switch (c) {
+    case '{': out->type = BUNDLE_JT_OBJECT; return bundle_scan_skip(s);
+    case '[': out->type = BUNDLE_JT_ARRAY; return bundle_scan_skip(s);
+    case '"': out->type = BUNDLE_JT_STRING; return bundle_scan_string(s, &out->str, &out->len, NULL);
+    case 't': out->type = BUNDLE_JT_TRUE; return bundle_scan_skip(s);
+    case 'f': out->type = BUNDLE_JT_FALSE; return bundle_scan_skip(s);
+    case 'n': out->type = BUNDLE_JT_NULL; return bundle_scan_skip(s);
+    default: {
+        bundle_scan_num n;
+        int rc = bundle_scan_number(s, &n);
+        if (rc)
+            return rc;
+        if (n.is_int) {
+            out->type = BUNDLE_JT_INTEGER;
+            /* mag <= 2^63 for negatives, <= 2^63 - 1 otherwise */
+            out->i = n.neg ? (n.mag ? (int64_t)(0 - (n.mag - 1)) - 1 : 0) : (int64_t)n.mag;
+        } else {
+            out->type = BUNDLE_JT_REAL;
+        }
+        return 0;
+    }
+    }
+}
+
+const char *bundle_jv_kind(const bundle_jv *v)
+{
+    switch (v->type) {
+    case BUNDLE_JT_OBJECT: return "an object";
+    case BUNDLE_JT_ARRAY: return "an array";
+    case BUNDLE_JT_STRING: return "a string";
+    case BUNDLE_JT_INTEGER: return "an integer";
+    case BUNDLE_JT_REAL: return "a real number";
+    case BUNDLE_JT_TRUE:
+    case BUNDLE_JT_FALSE: return "a boolean";
     default: return "null";
     }
+}
+
+int bundle_jv_i64(bundle_jctx *j, const bundle_jv *v, int64_t *out)
+{
+    if (v->type != BUNDLE_JT_INTEGER)
+        return bundle_jerr(j, "expected an integer, found %s", bundle_jv_kind(v));
+    *out = v->i;
+    return 0;
+}
+
+int bundle_jv_u64(bundle_jctx *j, const bundle_jv *v, uint64_t *out)
+{
+    if (v->type != BUNDLE_JT_INTEGER)
+        return bundle_jerr(j, "expected a non-negative integer, found %s", bundle_jv_kind(v));
+    if (v->i < 0)
+        return bundle_jerr(j, "expected a non-negative integer, found %lld", (long long)v->i);
+    *out = (uint64_t)v->i;
+    return 0;
+}
+
+int bundle_jv_range(bundle_jctx *j, const bundle_jv *v, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (v->type != BUNDLE_JT_INTEGER)
+        return bundle_jerr(j, "expected an integer in [%lld, %lld], found %s",
+                           (long long)lo, (long long)hi, bundle_jv_kind(v));
+    if (v->i < lo || v->i > hi)
+        return bundle_jerr(j, "expected an integer in [%lld, %lld], found %lld",
+                           (long long)lo, (long long)hi, (long long)v->i);
+    *out = v->i;
+    return 0;
+}
+
+int bundle_jv_str(bundle_jctx *j, const bundle_jv *v, const char **out, size_t *len)
+{
+    if (v->type != BUNDLE_JT_STRING)
+        return bundle_jerr(j, "expected a string, found %s", bundle_jv_kind(v));
+    if (v->len > KR_MAX_STRING_BYTES)
+        return bundle_jerr(j, "string of %zu bytes exceeds KR_MAX_STRING_BYTES (%u)",
+                           v->len, (unsigned)KR_MAX_STRING_BYTES);
+    *out = v->str;
+    if (len)
+        *len = v->len;
+    return 0;
+}
+
+/* ---- DOM getters ---- */
+
+const char *bundle_json_kind(const json_t *v)
+{
+    bundle_jv x;
+    bundle_jv_of(v, &x);
+    return bundle_jv_kind(&x);
 }
 
 int bundle_jexpect_object(bundle_jctx *j, const json_t *v)
@@ -248,48 +391,30 @@ int bundle_jmember(bundle_jctx *j, const json_t *obj, const char *key, int requi
 
 int bundle_jget_i64(bundle_jctx *j, const json_t *v, int64_t *out)
 {
-    if (!json_is_integer(v))
-        return bundle_jerr(j, "expected an integer, found %s", bundle_json_kind(v));
-    *out = (int64_t)json_integer_value(v);
-    return 0;
+    bundle_jv x;
+    bundle_jv_of(v, &x);
+    return bundle_jv_i64(j, &x, out);
 }
 
 int bundle_jget_u64(bundle_jctx *j, const json_t *v, uint64_t *out)
 {
-    if (!json_is_integer(v))
-        return bundle_jerr(j, "expected a non-negative integer, found %s", bundle_json_kind(v));
-    json_int_t x = json_integer_value(v);
-    if (x < 0)
-        return bundle_jerr(j, "expected a non-negative integer, found %lld", (long long)x);
-    *out = (uint64_t)x;
-    return 0;
+    bundle_jv x;
+    bundle_jv_of(v, &x);
+    return bundle_jv_u64(j, &x, out);
 }
 
 int bundle_jget_range(bundle_jctx *j, const json_t *v, int64_t lo, int64_t hi, int64_t *out)
 {
-    if (!json_is_integer(v))
-        return bundle_jerr(j, "expected an integer in [%lld, %lld], found %s",
-                           (long long)lo, (long long)hi, bundle_json_kind(v));
-    json_int_t x = json_integer_value(v);
-    if (x < lo || x > hi)
-        return bundle_jerr(j, "expected an integer in [%lld, %lld], found %lld",
-                           (long long)lo, (long long)hi, (long long)x);
-    *out = (int64_t)x;
-    return 0;
+    bundle_jv x;
+    bundle_jv_of(v, &x);
+    return bundle_jv_range(j, &x, lo, hi, out);
 }
 
 int bundle_jget_str(bundle_jctx *j, const json_t *v, const char **out, size_t *len)
 {
-    if (!json_is_string(v))
-        return bundle_jerr(j, "expected a string, found %s", bundle_json_kind(v));
-    size_t n = json_string_length(v);
-    if (n > KR_MAX_STRING_BYTES)
-        return bundle_jerr(j, "string of %zu bytes exceeds KR_MAX_STRING_BYTES (%u)",
-                           n, (unsigned)KR_MAX_STRING_BYTES);
-    *out = json_string_value(v);
-    if (len)
-        *len = n;
-    return 0;
+    bundle_jv x;
+    bundle_jv_of(v, &x);
+    return bundle_jv_str(j, &x, out, len);
 }
 
 int bundle_jget_bool(bundle_jctx *j, const json_t *v, int *out)
@@ -378,4 +503,130 @@ int bundle_plain_file_name(const char *s)
     if (!s || !*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
         return 0;
     return strchr(s, '/') == NULL && strchr(s, '\\') == NULL;
+}
+
+/* ---- pass 1 of a streaming load ---- */
+
+static int jtop_push(bundle_jtop *t, size_t *cap, const char *key, size_t len)
+{
+    if (t->n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 8;
+        bundle_jtop_member *m = realloc(t->m, ncap * sizeof *m);
+        if (!m)
+            return -1;
+        t->m = m;
+        *cap = ncap;
+    }
+    bundle_jtop_member *m = &t->m[t->n];
+    if (!(m->key = malloc(len + 1)))
+        return -1;
+    memcpy(m->key, key, len);
+    m->key[len] = '\0';
+    m->key_len = len;
+    m->value = NULL;
+    m->count = 0;
+    t->n++;
+    return 0;
+}
+
+/* Skips an array value, counting its elements. */
+static int skip_count(bundle_scan *s, size_t *count)
+{
+    bundle_scan_arr a;
+    if (bundle_scan_array_open(s, &a, NULL))
+        return KR_INPUT;
+    size_t n = 0;
+    int r;
+    while ((r = bundle_scan_array_next(s, &a)) == 1) {
+        if (bundle_scan_skip(s))
+            return KR_INPUT;
+        n++;
+    }
+    *count = n;
+    return r < 0 ? KR_INPUT : 0;
+}
+
+int bundle_jtop_read(bundle_scan *s, bundle_jtop *t)
+{
+    t->is_object = 0;
+    t->m = NULL;
+    t->n = 0;
+    size_t cap = 0;
+    int c = bundle_scan_peek(s);
+    if (c == '[') {
+        size_t n;
+        if (skip_count(s, &n) || bundle_scan_finish(s))
+            goto rejected;
+        return 0;
+    }
+    if (c != '{')
+        goto rejected;
+    t->is_object = 1;
+    bundle_scan_obj o;
+    if (bundle_scan_object_open(s, &o, NULL))
+        goto rejected;
+    for (;;) {
+        const char *key;
+        size_t len;
+        int r = bundle_scan_object_key(s, &o, &key, &len);
+        if (r < 0)
+            goto rejected;
+        if (r == 0)
+            break;
+        if (bundle_scan_key_unique(s, &o, key, len))
+            goto rejected;
+        if (jtop_push(t, &cap, key, len))
+            return kr_err_set(s->err, KR_INTERNAL, s->fname, NULL, "out of memory");
+        bundle_jtop_member *m = &t->m[t->n - 1];
+        c = bundle_scan_peek(s);
+        m->value = s->p;
+        if (c == '[' ? skip_count(s, &m->count) : bundle_scan_skip(s))
+            goto rejected;
+    }
+    if (bundle_scan_finish(s))
+        goto rejected;
+    return 0;
+
+rejected:
+    if (s->err && s->err->code == KR_INTERNAL)
+        return KR_INTERNAL;
+    /* The scanner refused the text: jansson decides, and its message is the
+     * one the DOM loader gives. */
+    {
+        json_t *root;
+        kr_err jerr;
+        kr_err_clear(&jerr);
+        if (bundle_json_parse(s->base, (size_t)(s->end - s->base), s->fname, &root, &jerr) == 0) {
+            json_decref(root);
+            kr_err_clear(s->err);
+            return BUNDLE_JTOP_FALLBACK;
+        }
+        if (s->err)
+            *s->err = jerr;
+        return jerr.code;
+    }
+}
+
+const bundle_jtop_member *bundle_jtop_get(const bundle_jtop *t, const char *key)
+{
+    size_t len = strlen(key);
+    for (size_t i = 0; i < t->n; i++)
+        if (t->m[i].key_len == len && memcmp(t->m[i].key, key, len) == 0)
+            return &t->m[i];
+    return NULL;
+}
+
+void bundle_jtop_seek(bundle_scan *s, const bundle_jtop_member *m)
+{
+    s->p = m->value;
+    s->depth = 0;
+}
+
+void bundle_jtop_free(bundle_jtop *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->m[i].key);
+    free(t->m);
+    t->m = NULL;
+    t->n = 0;
 }

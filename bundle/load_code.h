@@ -22,6 +22,9 @@
 #include "common/err.h"
 
 int bundle_parse_code(kr_capture *c, const char *data, size_t len, const char *fname, kr_err *err);
+/* The jansson DOM reference: the same accepted inputs, model and messages
+ * (bundle_parse_code streams the text with the scanner instead). */
+int bundle_parse_code_jansson(kr_capture *c, const char *data, size_t len, const char *fname, kr_err *err);
 
 /* Splits a Source chain into frames (§2.3): pieces separated by " -> ",
  * empty pieces dropped; line = the decimal digits after the last ':' (1 or

@@ -17,5 +17,8 @@
 #include "common/err.h"
 
 int bundle_parse_occupancy(kr_capture *c, const char *data, size_t len, const char *fname, kr_err *err);
+/* The jansson DOM reference: the same accepted inputs, model and messages
+ * (bundle_parse_occupancy streams the text with the scanner instead). */
+int bundle_parse_occupancy_jansson(kr_capture *c, const char *data, size_t len, const char *fname, kr_err *err);
 
 #endif

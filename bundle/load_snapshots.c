@@ -80,12 +80,13 @@ static int snap_cmp(const void *a, const void *b)
     return d ? d : strcmp(x->leaf, y->leaf);
 }
 
-/* Checks and reads one copy (§3.3). real_folder ends without '/'. */
-static int load_copy(kr_capture *c, const char *folder, const char *real_folder, kr_snapshot *s, kr_err *err)
+/* Checks one copy (§3.3): returns its resolved path (malloc'd) when it may
+ * be read, else NULL with s->problem set. real_folder ends without '/'. */
+static char *check_copy(const char *folder, const char *real_folder, kr_snapshot *s)
 {
     if (!bundle_plain_file_name(s->leaf)) {
         s->problem = BUNDLE_SNAP_NOT_PLAIN;
-        return 0;
+        return NULL;
     }
     s->safe = 1;
     char path[PATH_MAX];
@@ -93,12 +94,12 @@ static int load_copy(kr_capture *c, const char *folder, const char *real_folder,
     struct stat st;
     if (lstat(path, &st) != 0) {
         s->problem = BUNDLE_SNAP_MISSING;
-        return 0;
+        return NULL;
     }
     char *real = realpath(path, NULL);
     if (!real) {
         s->problem = BUNDLE_SNAP_MISSING;      /* dangling symlink */
-        return 0;
+        return NULL;
     }
     size_t fl = strlen(real_folder);
     int inside = strncmp(real, real_folder, fl) == 0 && (real[fl] == '/' || fl == 1) && real[fl] != '\0' &&
@@ -107,39 +108,44 @@ static int load_copy(kr_capture *c, const char *folder, const char *real_folder,
         free(real);
         s->safe = 0;
         s->problem = BUNDLE_SNAP_OUTSIDE;
-        return 0;
+        return NULL;
     }
     if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
         free(real);
         s->problem = BUNDLE_SNAP_NOT_FILE;
-        return 0;
+        return NULL;
     }
     if ((uint64_t)st.st_size > KR_MAX_SNAPSHOT_BYTES) {
         free(real);
         s->problem = BUNDLE_SNAP_TOO_LARGE;
-        return 0;
+        return NULL;
     }
+    return real;
+}
+
+/* Reads a checked copy and indexes its lines. */
+static int read_copy(kr_capture *c, const char *real, kr_snapshot *s, kr_err *err)
+{
     char *data;
     size_t len;
     kr_err rerr;
     kr_err_clear(&rerr);
     int rc = kr_file_read(real, KR_MAX_SNAPSHOT_BYTES, &data, &len, &rerr);
-    free(real);
     if (rc) {
         s->problem = kr_arena_printf(&c->arena, "unreadable: %s", rerr.msg);
-        return s->problem ? 0 : oom(err, path);
+        return s->problem ? 0 : oom(err, real);
     }
     char *text = kr_arena_strndup(&c->arena, data, len);
     free(data);
     if (!text)
-        return oom(err, path);
+        return oom(err, real);
     size_t nlines = 0;
     for (size_t i = 0; i < len; i++)
         if (i == 0 || text[i - 1] == '\n')
             nlines++;
     const char **lines = kr_arena_array(&c->arena, nlines ? nlines : 1, sizeof *lines);
     if (!lines)
-        return oom(err, path);
+        return oom(err, real);
     size_t k = 0;
     for (size_t i = 0; i < len; i++)
         if (i == 0 || text[i - 1] == '\n')
@@ -151,6 +157,54 @@ static int load_copy(kr_capture *c, const char *folder, const char *real_folder,
     s->loaded = 1;
     c->total_bytes += len;
     return 0;
+}
+
+typedef struct copy_ref {
+    char *real;              /* resolved path, malloc'd */
+    size_t i;                /* index into the snapshot list */
+} copy_ref;
+
+static int ref_cmp(const void *a, const void *b)
+{
+    const copy_ref *x = a, *y = b;
+    int d = strcmp(x->real, y->real);
+    return d ? d : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Checks every copy, then reads each distinct file once: leaves naming the
+ * same file (directly or through symlinks inside the folder) share one text,
+ * so memory stays bounded by the folder's bytes, not by the leaf count. */
+static int load_copies(kr_capture *c, const char *folder, const char *real_folder, snap_list *list, kr_err *err)
+{
+    int rc = 0;
+    copy_ref *refs = calloc(list->n, sizeof *refs);
+    size_t n = 0;
+    if (!refs)
+        return oom(err, folder);
+    for (size_t i = 0; i < list->n; i++)
+        if ((refs[n].real = check_copy(folder, real_folder, &list->v[i])) != NULL)
+            refs[n++].i = i;
+    if (n)
+        qsort(refs, n, sizeof *refs, ref_cmp);
+    for (size_t g = 0; g < n && !rc;) {
+        kr_snapshot *first = &list->v[refs[g].i];
+        rc = read_copy(c, refs[g].real, first, err);
+        size_t e = g + 1;
+        for (; e < n && strcmp(refs[e].real, refs[g].real) == 0; e++) {
+            kr_snapshot *s = &list->v[refs[e].i];
+            s->text = first->text;
+            s->len = first->len;
+            s->lines = first->lines;
+            s->nlines = first->nlines;
+            s->loaded = first->loaded;
+            s->problem = first->problem;
+        }
+        g = e;
+    }
+    for (size_t k = 0; k < n; k++)
+        free(refs[k].real);
+    free(refs);
+    return rc;
 }
 
 int bundle_parse_snapshots(kr_capture *c, const char *folder, const char *data, size_t len,
@@ -178,9 +232,8 @@ int bundle_parse_snapshots(kr_capture *c, const char *folder, const char *data, 
             rc = kr_err_set(err, KR_INPUT, folder, NULL, "cannot resolve the capture folder: %s", strerror(errno));
             goto out;
         }
-        for (size_t i = 0; i < list.n; i++)
-            if ((rc = load_copy(c, folder, real_folder, &list.v[i], err)))
-                goto out;
+        if ((rc = load_copies(c, folder, real_folder, &list, err)))
+            goto out;
         c->snapshots = kr_arena_array(&c->arena, list.n, sizeof *c->snapshots);
         if (!c->snapshots) {
             rc = oom(err, fname);

@@ -228,7 +228,7 @@ int bundle_scan_key_unique(bundle_scan *s, bundle_scan_obj *o, const char *key, 
     for (; s->keys[j].object; j = (j + 1) & (s->keys_cap - 1)) {
         bundle_scan_key *k = &s->keys[j];
         if (k->object == o->id && k->hash == h && k->len == len &&
-            memcmp(s->key_bytes + k->off, key, len) == 0) {
+            (len == 0 || memcmp(s->key_bytes + k->off, key, len) == 0)) {
             char b1[300];
             return bundle_scan_fail(s, o->key_at, "duplicate key \"%.*s\"%s",
                                     (int)(len > 200 ? 200 : len), key, in_what(o->what, b1, sizeof b1));

@@ -12,6 +12,7 @@
 #include "common/file.h"
 #include "common/outfile.h"
 #include "common/pool.h"
+#include "report/html.h"
 #include "report/report.h"
 
 static struct {
@@ -21,7 +22,7 @@ static struct {
 
 const cli_opt cmd_analyze_options[] = {
     {"output", 'o', OPT_STRING, "DIR", "write the outputs into DIR (created if missing)", &o.out_dir},
-    {"format", 0, OPT_STRING, "FMT", "md, json, csv or all (default: all with -o, md to stdout without)", &o.format},
+    {"format", 0, OPT_STRING, "FMT", "md, json, csv, html or all (default: all with -o, md to stdout without)", &o.format},
     {"top", 0, OPT_INT, "N", "hotspot rows per list (default 10)", &o.top},
     {"context", 0, OPT_INT, "K", "disassembly rows each side of a hotspot (default 4)", &o.context},
     {"results", 0, OPT_STRING, "FILE", "results.json or rocprofv3 CSV to use instead of searching", &o.results},
@@ -53,16 +54,17 @@ int cmd_analyze(int argc, char **argv)
         return KR_USAGE;
     }
     const char *fmt = o.format ? o.format : (o.out_dir ? "all" : "md");
-    int want_md = 0, want_json = 0, want_csv = 0;
+    int want_md = 0, want_json = 0, want_csv = 0, want_html = 0;
     if (strcmp(fmt, "md") == 0) want_md = 1;
     else if (strcmp(fmt, "json") == 0) want_json = 1;
     else if (strcmp(fmt, "csv") == 0) want_csv = 1;
-    else if (strcmp(fmt, "all") == 0) want_md = want_json = want_csv = 1;
+    else if (strcmp(fmt, "html") == 0) want_html = 1;
+    else if (strcmp(fmt, "all") == 0) want_md = want_json = want_csv = want_html = 1;
     else {
-        cli_usage_error(cmd, "--format must be md, json, csv or all, not '%s'", fmt);
+        cli_usage_error(cmd, "--format must be md, json, csv, html or all, not '%s'", fmt);
         return KR_USAGE;
     }
-    if (!o.out_dir && (want_md + want_json + want_csv) != 1) {
+    if (!o.out_dir && (want_md + want_json + want_csv + want_html) != 1) {
         cli_usage_error(cmd, "--format %s writes several files: give -o DIR", fmt);
         return KR_USAGE;
     }
@@ -124,11 +126,12 @@ int cmd_analyze(int argc, char **argv)
     an_analysis *res = calloc(ncap, sizeof *res);
     const an_analysis **resp = calloc(ncap, sizeof *resp);
     size_t loaded = 0, analyzed = 0;
-    kr_buf md, js, hot, src;
+    kr_buf md, js, hot, src, html;
     kr_buf_init(&md);
     kr_buf_init(&js);
     kr_buf_init(&hot);
     kr_buf_init(&src);
+    kr_buf_init(&html);
     for (size_t i = 0; i < ncap; i++) {
         bundle_opts bo = {0};
         bo.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
@@ -168,13 +171,14 @@ int cmd_analyze(int argc, char **argv)
     const char *const *lab = (const char *const *)labels;
     if ((want_md && rep_analysis_markdown(resp, lab, ncap, &meta, &md)) ||
         (want_json && rep_analysis_json(resp, lab, ncap, &meta, &js)) ||
-        (want_csv && (rep_hotspots_csv(resp, lab, ncap, &hot) || rep_source_lines_csv(resp, lab, ncap, &src)))) {
+        (want_csv && (rep_hotspots_csv(resp, lab, ncap, &hot) || rep_source_lines_csv(resp, lab, ncap, &src))) ||
+        (want_html && rep_analysis_html(resp, lab, ncap, &meta, &html))) {
         fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
         rc = KR_INTERNAL;
         goto done;
     }
     if (!o.out_dir) {
-        kr_buf *b = want_md ? &md : &js;
+        kr_buf *b = want_md ? &md : want_html ? &html : &js;
         if (fwrite(b->data ? b->data : "", 1, b->len, stdout) != b->len || fflush(stdout) != 0) {
             fprintf(stderr, "kreport analyze: cannot write to standard output\n");
             rc = KR_OUTPUT;
@@ -194,6 +198,7 @@ int cmd_analyze(int argc, char **argv)
         (want_json && kr_outset_add(set, "analysis.json", js.data, js.len, &err)) ||
         (want_csv && (kr_outset_add(set, "hotspots.csv", hot.data, hot.len, &err) ||
                       kr_outset_add(set, "source_lines.csv", src.data, src.len, &err))) ||
+        (want_html && kr_outset_add(set, "report.html", html.data, html.len, &err)) ||
         kr_outset_commit(set, &err)) {
         kr_outset_free(set);
         rc = fail(&err);
@@ -220,6 +225,7 @@ done:
     kr_buf_free(&js);
     kr_buf_free(&hot);
     kr_buf_free(&src);
+    kr_buf_free(&html);
     if (ex)
         bundle_example_free(ex);
     return rc;

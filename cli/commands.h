@@ -13,5 +13,6 @@ KR_DECLARE_CMD(info)
 KR_DECLARE_CMD(validate)
 KR_DECLARE_CMD(analyze)
 KR_DECLARE_CMD(synth)
+KR_DECLARE_CMD(compare)
 
 #endif

@@ -1,9 +1,11 @@
 /* main.c — kreport <command> [options] [args]. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "common/err.h"
+#include "common/outfile.h"
 
 static void usage(FILE *out)
 {
@@ -16,7 +18,7 @@ static void usage(FILE *out)
                  "4 output not writable, 5 internal error.\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -51,4 +53,24 @@ int main(int argc, char **argv)
         return KR_USAGE;
     }
     return c->run(argc - 1, argv + 1);
+}
+
+/* What a command printed must have reached standard output: a failed write
+ * (`kreport info X > /dev/full`) is an output error, exit 4, not success.
+ * A command that failed already keeps its own status and message. */
+static int check_stdout(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    if (rc != KR_OK && rc != KR_FINDING)
+        return rc;
+    fprintf(stderr, "kreport: cannot write to standard output%s%s\n", errno ? ": " : "", errno ? strerror(errno) : "");
+    return KR_OUTPUT;
+}
+
+int main(int argc, char **argv)
+{
+    kr_outfile_signals();
+    return check_stdout(run(argc, argv));
 }

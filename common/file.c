@@ -9,11 +9,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/limits.h"
+
+/* The name of a limit from common/limits.h, so errors name it. */
+static const char *limit_name(uint64_t limit)
+{
+    if (limit == KR_MAX_FILE_BYTES)
+        return "KR_MAX_FILE_BYTES";
+    if (limit == KR_MAX_SMALL_FILE_BYTES)
+        return "KR_MAX_SMALL_FILE_BYTES";
+    if (limit == KR_MAX_SNAPSHOT_BYTES)
+        return "KR_MAX_SNAPSHOT_BYTES";
+    return NULL;
+}
+
 int kr_file_read(const char *path, uint64_t limit, char **data, size_t *len, kr_err *err)
 {
     *data = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: a named pipe (or device) where a file should be must not
+     * block the open; it is refused below as not a regular file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0)
         return kr_err_set(err, KR_INPUT, path, NULL, "cannot open: %s", strerror(errno));
     struct stat st;
@@ -27,10 +43,15 @@ int kr_file_read(const char *path, uint64_t limit, char **data, size_t *len, kr_
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return kr_err_set(err, KR_INPUT, path, NULL, "expected a regular file");
+        return kr_err_set(err, KR_INPUT, path, NULL, "expected a regular file, found %s",
+                          S_ISFIFO(st.st_mode) ? "a named pipe" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
     }
     if ((uint64_t)st.st_size > limit) {
         close(fd);
+        const char *name = limit_name(limit);
+        if (name)
+            return kr_err_set(err, KR_INPUT, path, NULL, "file of %lld bytes exceeds %s (%llu bytes)",
+                              (long long)st.st_size, name, (unsigned long long)limit);
         return kr_err_set(err, KR_INPUT, path, NULL,
                           "file of %lld bytes exceeds the limit of %llu bytes",
                           (long long)st.st_size, (unsigned long long)limit);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,50 @@ struct kr_outset {
     kr_outitem *items;
     size_t n, cap;
 };
+
+/* Temp files written but not yet renamed, so a signal handler can remove
+ * them (kr_outfile_signals). The one piece of process state in common/: a
+ * handler has no other way to find them. Outputs are written by one thread. */
+#define KR_TEMP_SLOTS 64
+static char *volatile temp_slots[KR_TEMP_SLOTS];
+
+static void temp_register(char *path)
+{
+    for (size_t i = 0; i < KR_TEMP_SLOTS; i++)
+        if (!temp_slots[i]) {
+            temp_slots[i] = path;
+            return;
+        }
+}
+
+static void temp_unregister(const char *path)
+{
+    for (size_t i = 0; i < KR_TEMP_SLOTS; i++)
+        if (temp_slots[i] == path)
+            temp_slots[i] = NULL;
+}
+
+static void on_signal(int sig)
+{
+    for (size_t i = 0; i < KR_TEMP_SLOTS; i++) {
+        char *p = temp_slots[i];
+        if (p)
+            unlink(p);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void kr_outfile_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
 
 kr_outset *kr_outset_new(const char *dir, int force)
 {
@@ -59,6 +104,13 @@ int kr_outset_add(kr_outset *s, const char *name, const void *data, size_t len, 
     int fd = mkstemp(tmp);
     if (fd < 0)
         return kr_err_set(err, KR_OUTPUT, final, NULL, "cannot create: %s", strerror(errno));
+    char *tmp_copy = strdup(tmp);
+    if (!tmp_copy) {
+        close(fd);
+        unlink(tmp);
+        return kr_err_set(err, KR_INTERNAL, final, NULL, "out of memory");
+    }
+    temp_register(tmp_copy);
     const char *p = data;
     size_t left = len;
     while (left) {
@@ -69,6 +121,8 @@ int kr_outset_add(kr_outset *s, const char *name, const void *data, size_t len, 
             int e = errno;
             close(fd);
             unlink(tmp);
+            temp_unregister(tmp_copy);
+            free(tmp_copy);
             return kr_err_set(err, KR_OUTPUT, final, NULL, "write failed: %s", strerror(e));
         }
         p += w;
@@ -78,6 +132,8 @@ int kr_outset_add(kr_outset *s, const char *name, const void *data, size_t len, 
     if (close(fd) != 0) {
         int e = errno;
         unlink(tmp);
+        temp_unregister(tmp_copy);
+        free(tmp_copy);
         return kr_err_set(err, KR_OUTPUT, final, NULL, "write failed: %s", strerror(e));
     }
     if (s->n == s->cap) {
@@ -85,12 +141,14 @@ int kr_outset_add(kr_outset *s, const char *name, const void *data, size_t len, 
         kr_outitem *items = realloc(s->items, cap * sizeof *items);
         if (!items) {
             unlink(tmp);
+            temp_unregister(tmp_copy);
+            free(tmp_copy);
             return kr_err_set(err, KR_INTERNAL, final, NULL, "out of memory");
         }
         s->items = items;
         s->cap = cap;
     }
-    s->items[s->n].tmp = strdup(tmp);
+    s->items[s->n].tmp = tmp_copy;
     s->items[s->n].final = strdup(final);
     s->n++;
     return 0;
@@ -107,6 +165,7 @@ int kr_outset_commit(kr_outset *s, kr_err *err)
             for (size_t j = 0; j < i; j++)
                 unlink(s->items[j].final);
             for (size_t j = 0; j < s->n; j++) {
+                temp_unregister(s->items[j].tmp);
                 free(s->items[j].tmp);
                 free(s->items[j].final);
             }
@@ -115,6 +174,7 @@ int kr_outset_commit(kr_outset *s, kr_err *err)
         }
     }
     for (size_t j = 0; j < s->n; j++) {
+        temp_unregister(s->items[j].tmp);
         free(s->items[j].tmp);
         free(s->items[j].final);
     }
@@ -128,6 +188,7 @@ void kr_outset_free(kr_outset *s)
         return;
     for (size_t j = 0; j < s->n; j++) {
         unlink(s->items[j].tmp);
+        temp_unregister(s->items[j].tmp);
         free(s->items[j].tmp);
         free(s->items[j].final);
     }

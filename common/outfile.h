@@ -19,6 +19,11 @@ int kr_outset_add(kr_outset *set, const char *name, const void *data, size_t len
 int kr_outset_commit(kr_outset *set, kr_err *err);
 /* Removes temp files not yet committed and frees the set. */
 void kr_outset_free(kr_outset *set);
+/* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT that remove
+ * the temp files of every open set before the signal ends the process, so
+ * an interrupted run leaves no partial file. For programs (cli/), never
+ * called by library code. */
+void kr_outfile_signals(void);
 /* Creates dir (one level, or with parents) if missing. */
 int kr_mkdir_p(const char *dir, kr_err *err);
 

@@ -2,7 +2,9 @@
  *
  * Section order of REPORT.md is fixed: header (kernel, target, captures,
  * clocks), capture facts, wave states, instruction classes, stalls,
- * occupancy, hotspots, source lines, recommendations, files and re-run. */
+ * occupancy, hotspots, waits and their producers, hidden and exposed
+ * latency, phases and loops, source lines, recommendations, files and
+ * re-run. */
 #include "report/report.h"
 
 #include <inttypes.h>
@@ -14,6 +16,7 @@
 #include "common/file.h"
 #include "common/fmt.h"
 #include "report/doc.h"
+#include "report/json_dump.h"
 #include "report/sections.h"
 #include "report/templates.h"
 #include "report/util.h"
@@ -234,6 +237,9 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
     const an_classes *cl[n];
     const an_stalls *sl[n];
     const an_hotspots *hs[n];
+    const an_waits *wt[n];
+    const an_hidden *hd[n];
+    const an_phases *ph[n];
     const an_sources *so[n];
     const an_occupancy *oc[n];
     const an_advice *ad[n];
@@ -243,6 +249,9 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
         cl[i] = &a[i]->classes;
         sl[i] = &a[i]->stalls;
         hs[i] = &a[i]->hotspots;
+        wt[i] = &a[i]->waits;
+        hd[i] = &a[i]->hidden;
+        ph[i] = &a[i]->phases;
         so[i] = &a[i]->sources;
         oc[i] = &a[i]->occupancy;
         ad[i] = &a[i]->advice;
@@ -255,6 +264,9 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
     rep_md_stalls(d, sl, labels, n);
     rep_md_occupancy(d, oc, labels, n);
     rep_md_hotspots(d, hs, labels, n);
+    rep_md_waits(d, wt, labels, n);
+    rep_md_hidden(d, hd, labels, n);
+    rep_md_phases(d, ph, labels, n);
     rep_md_sources(d, so, labels, n);
     rep_md_advice(d, ad, cp, labels, n);
     files_section(d, a, labels, n, meta);
@@ -350,6 +362,9 @@ static json_t *capture_json(const an_analysis *x, const char *label)
     json_object_set_new(top, "stall_buckets", buckets);
     json_object_set_new(top, "stalls", rep_json_stalls(&x->stalls));
     json_object_set_new(top, "hotspots", rep_json_hotspots(&x->hotspots));
+    json_object_set_new(top, "waits", rep_json_waits(&x->waits));
+    json_object_set_new(top, "hidden_latency", rep_json_hidden(&x->hidden));
+    json_object_set_new(top, "phases", rep_json_phases(&x->phases));
     json_object_set_new(top, "source_lines", rep_json_sources(&x->sources));
     json_object_set_new(top, "mapping", mapping);
     json_object_set_new(top, "occupancy", occ);
@@ -377,13 +392,13 @@ int rep_analysis_json(const an_analysis *const *a, const char *const *labels, si
         json_object_update(root, one);
         json_decref(one);
     }
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    /* the bytes of json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+     * JSON_REAL_PRECISION(10)), written straight into out */
+    int rc = rep_json_dump(root, out);
     json_decref(root);
-    if (!s)
+    if (rc)
         return 5;
-    kr_buf_puts(out, s);
     kr_buf_putc(out, '\n');
-    free(s);
     return out->oom ? 5 : 0;
 }
 

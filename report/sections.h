@@ -47,4 +47,25 @@ void rep_md_advice(rep_doc *d, const an_advice *const *r, const kr_capture *cons
 json_t *rep_json_advice(const an_advice *r);
 /* ---- end advice ---- */
 
+/* ---- waits, hidden latency, phases ---- */
+#include "analyzer/dist.h"
+#include "analyzer/hidden.h"
+#include "analyzer/phases.h"
+#include "analyzer/waits.h"
+
+void rep_md_waits(rep_doc *d, const an_waits *const *r, const char *const *labels, size_t n);
+json_t *rep_json_waits(const an_waits *r);
+void rep_md_hidden(rep_doc *d, const an_hidden *const *r, const char *const *labels, size_t n);
+json_t *rep_json_hidden(const an_hidden *r);
+void rep_md_phases(rep_doc *d, const an_phases *const *r, const char *const *labels, size_t n);
+json_t *rep_json_phases(const an_phases *r);
+/* Innermost source frame as a code span ("file:line", "+N" for a longer
+ * chain), "—" when none. */
+const char *rep_source_cell(rep_doc *d, const kr_code_row *r);
+/* "p50 (p10–p90)", just p50 when they agree, "—" for an empty sample. */
+const char *rep_dist_cell(rep_doc *d, const an_dist *x);
+/* {"n", "min", "p10", "p50", "p90", "max"}, values null when n == 0. */
+json_t *rep_json_dist(const an_dist *x);
+/* ---- end waits, hidden latency, phases ---- */
+
 #endif

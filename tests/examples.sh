@@ -1,6 +1,7 @@
 #!/bin/bash
 # examples/synth_gfx950 holds what `kreport analyze` makes of the project's
-# own example (REPORT.md, analysis.json, hotspots.csv, source_lines.csv).
+# own example (REPORT.md, analysis.json, hotspots.csv, source_lines.csv,
+# report.html).
 # 1. Regenerating them must give the committed bytes.
 # 2. The committed analysis.json must carry the answers known by construction
 #    (examples/README.md derives them by hand from the generator's formulas).
@@ -14,7 +15,7 @@ bad() { fail=$((fail+1)); echo "FAIL: $*"; }
 ex=examples/synth_gfx950
 cd "$src" || exit 1
 if "$bin" analyze "$ex" -o "$tmp/out" -q; then ok; else bad "analyze failed"; fi
-for f in REPORT.md analysis.json hotspots.csv source_lines.csv; do
+for f in REPORT.md analysis.json hotspots.csv source_lines.csv report.html; do
     if cmp -s "$ex/$f" "$tmp/out/$f"; then ok; else
         bad "$ex/$f differs from a fresh run (regenerate: kreport analyze $ex -o $ex --force)"
         diff "$ex/$f" "$tmp/out/$f" | head -10
@@ -27,9 +28,9 @@ caps = {c["capture"]["label"]: c for c in d["captures"]}
 # examples/README.md, "What it shows (answers by construction)"
 want = {
     "small": dict(records=568, latency=24096, stall=19264, idle=1040,
-                  states=(272, 3296, 20960, 416), row37=(24, 8928), row7_stall=4896, waves=8),
+                  states=(272, 3296, 20960, 416), row37=(24, 8928), row7_stall=4896, waves=8, iters=3),
     "big": dict(records=3616, latency=142080, stall=115456, idle=5696,
-                states=(1088, 21248, 121088, 2816), row37=(192, 71424), row7_stall=19584, waves=32),
+                states=(1088, 21248, 121088, 2816), row37=(192, 71424), row7_stall=19584, waves=32, iters=6),
 }
 errors = []
 def check(what, got, exp):
@@ -57,6 +58,35 @@ for label, w in want.items():
     check(f"{label} limiter", o["limiter"], ["vgpr"])
     check(f"{label} next step", o["next_step"]["vgpr_max"], 80)
     check(f"{label} target", c["target"], "gfx950")
+    # waits (cli/synth.c): the main wait (row 37) is released by the loop's
+    # buffer load (row 28) alone, 9 records and 88 cycles after it issued;
+    # its stall 320 + 40 (j mod 3) + 8 s is the exposed latency (p50 368).
+    wt = {x["row"]: x for x in c["waits"]["waits"]}
+    check(f"{label} links source", c["waits"]["links_source"], "stored")
+    m = wt[37]
+    check(f"{label} row 37 producers", [(p["row"], p["waited"], p["critical"]) for p in m["producers"]],
+          [(28, w["row37"][0], w["row37"][0])])
+    check(f"{label} row 37 attributed", m["attributed_stall"], w["row37"][1])
+    check(f"{label} row 37 distance", (m["distance_instructions"]["min"], m["distance_instructions"]["max"],
+                                       m["distance_cycles"]["min"], m["distance_cycles"]["max"]), (9, 9, 88, 88))
+    e = m["exposed_latency"]
+    check(f"{label} row 37 exposed", (e["min"], e["p50"], e["max"]), (320, 368, 424))
+    check(f"{label} row 7 producer", wt[7]["producers"][0]["row"], 3)
+    # phases: one loop (rows 28-41), I iterations on every wave, iteration
+    # j of a wave on SIMD s costs 432 + 40 (j mod 3) + 8 s
+    ph = c["phases"]
+    check(f"{label} loops", [(l["head_row"], l["tail_row"], l["depth"]) for l in ph["loops"]], [(28, 41, 0)])
+    lp = ph["loops"][0]
+    check(f"{label} iterations per wave", sorted({x["iterations"] for x in lp["per_wave"]}), [w["iters"]])
+    check(f"{label} waves in the loop", lp["waves_entered"], w["waves"])
+    check(f"{label} phases", [(x["kind"], x["first_row"], x["last_row"]) for x in ph["phases"]],
+          [("prologue", 1, 27), ("loop", 28, 41), ("epilogue", 42, 45)])
+    check(f"{label} phase hits", [x["hit"] for x in ph["phases"]],
+          [25 * w["waves"], 14 * w["waves"] * w["iters"], 4 * w["waves"]])
+    fi, st = lp["first_iteration_cycles"], lp["steady_iteration_cycles"]
+    check(f"{label} first iteration", (fi["n"], fi["min"], fi["max"]), (w["waves"], 432, 456))
+    check(f"{label} steady state", (st["n"], st["max"]), (w["waves"] * (w["iters"] - 1), 536))
+    check(f"{label} main loop", ph["main_loop"], 0)
 for e in errors:
     print(e)
 sys.exit(1 if errors else 0)

@@ -111,6 +111,34 @@ static void test_hub(const char *hub)
         T_EQ_U64(r.records_unknown, 0);
         T_EQ_U64(r.records_incompatible, 0);
 
+        /* The record sums again, one record at a time through the model. */
+        an_classes naive;
+        memset(&naive, 0, sizeof naive);
+        for (size_t w = 0; w < c->nwaves; w++)
+            for (size_t j = 0; j < c->waves[w].ninsts; j++) {
+                const kr_inst *in = &c->waves[w].insts[j];
+                const kr_code_row *row = kr_capture_row(c, in->line);
+                if (!row) {
+                    naive.records_unknown++;
+                    continue;
+                }
+                an_class_sums *s = &naive.by_class[row->cls];
+                s->records++;
+                if (in->cat < KR_CAT_COUNT)
+                    s->records_by_cat[in->cat]++;
+                else
+                    s->records_other_cat++;
+                s->records_incompatible += !an_class_allows_cat(row->cls, in->cat);
+            }
+        T_EQ_U64(r.records_unknown, naive.records_unknown);
+        for (unsigned k = 0; k < KR_CLASS_COUNT; k++) {
+            T_EQ_U64(r.by_class[k].records, naive.by_class[k].records);
+            T_EQ_U64(r.by_class[k].records_other_cat, naive.by_class[k].records_other_cat);
+            T_EQ_U64(r.by_class[k].records_incompatible, naive.by_class[k].records_incompatible);
+            for (unsigned cat = 0; cat < KR_CAT_COUNT; cat++)
+                T_EQ_U64(r.by_class[k].records_by_cat[cat], naive.by_class[k].records_by_cat[cat]);
+        }
+
         /* Independent: code.json through jansson, classes by bundle_classify. */
         snprintf(path, sizeof path, "%s/code.json", dir);
         json_error_t je;

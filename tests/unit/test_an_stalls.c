@@ -97,6 +97,20 @@ static void test_hub_bucket_of(void)
             fprintf(stderr, "bucket of \"%s\"\n", cases[i].isa);
         T_EQ_I64(an_hub_bucket_of(cases[i].isa), cases[i].b);
     }
+    /* Texts longer than the lower-casing buffer (511 bytes) take the
+     * byte-wise path: the same rules, case-insensitive too. */
+    static const struct { const char *tail; an_hub_bucket b; } long_cases[] = {
+        {" S_Waitcnt VmCnt(0)", AN_HUB_VMEM_WAIT}, {" s_waitcnt", AN_HUB_WAITCNT},
+        {" Buffer_Load_Dword", AN_HUB_VMEM_LOAD}, {" V_MFMA", AN_HUB_MFMA_FMA}, {" x", AN_HUB_OTHER},
+    };
+    for (size_t pad = 500; pad <= 520; pad += 10)
+        for (size_t i = 0; i < sizeof long_cases / sizeof long_cases[0]; i++) {
+            char text[600];
+            memset(text, 'q', pad);
+            snprintf(text + pad, sizeof text - pad, "%s", long_cases[i].tail);
+            T_EQ_I64(an_hub_bucket_of(text), long_cases[i].b);
+        }
+    T_EQ_I64(an_hub_bucket_of(NULL), AN_HUB_OTHER);
     T_EQ_STR(an_hub_bucket_key(AN_HUB_LDS_SMEM_WAIT), "lds_smem_wait");
     T_EQ_STR(an_hub_bucket_display(AN_HUB_LDS_SMEM_WAIT), "LDS/SMEM-wait");
     T_EQ_STR(an_hub_bucket_display(AN_HUB_MFMA_FMA), "MFMA/FMA");

@@ -626,6 +626,353 @@ static void test_hub_values(const char *hub)
     cross_check(hub, "pa_mqa_logits_fp4", "pa_mqa_logits_fp4_kernel_0", 532, 96412501);
 }
 
+/* ---- the tokenizer against its byte-at-a-time predecessor ----
+ *
+ * bundle_csv_parse copies runs of field bytes at once; ref_csv_parse below
+ * is the previous byte-at-a-time loop, kept verbatim as the oracle. Both
+ * must give the same table or the same error on every input. */
+
+typedef struct ref_field_vec {
+    const char **text;
+    uint8_t *quoted;
+    size_t n, cap;
+} ref_field_vec;
+
+typedef struct ref_line_vec {
+    size_t *v;
+    size_t n, cap;
+} ref_line_vec;
+
+static int ref_fields_push(ref_field_vec *f, const char *text, uint8_t quoted)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 256;
+        const char **t = realloc(f->text, cap * sizeof *t);
+        if (!t)
+            return -1;
+        f->text = t;
+        uint8_t *q = realloc(f->quoted, cap);
+        if (!q)
+            return -1;
+        f->quoted = q;
+        f->cap = cap;
+    }
+    f->text[f->n] = text;
+    f->quoted[f->n] = quoted;
+    f->n++;
+    return 0;
+}
+
+static int ref_lines_push(ref_line_vec *l, size_t line)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        size_t *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = line;
+    return 0;
+}
+
+static int ref_pos_err(kr_err *err, const char *fname, size_t line, size_t col, const char *msg)
+{
+    char where[64];
+    snprintf(where, sizeof where, "%zu:%zu", line, col);
+    return kr_err_set(err, KR_INPUT, fname, where, "%s", msg);
+}
+
+static int ref_csv_parse(kr_arena *a, const char *data, size_t len, const char *fname,
+                     bundle_csv *out, kr_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->path = fname ? kr_arena_strdup(a, fname) : "";
+    size_t pos = 0;
+    if (len >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
+        (unsigned char)data[2] == 0xBF)
+        pos = 3;
+
+    /* Unescaped text never exceeds the input: each field's NUL replaces its
+     * separator, and the last field may need one byte more. */
+    char *text = kr_arena_alloc(a, len + 2);
+    if (!text)
+        return kr_err_set(err, KR_INTERNAL, fname, NULL, "out of memory for %zu bytes of CSV", len);
+    size_t tl = 0;
+
+    ref_field_vec f = {0};
+    ref_line_vec rows = {0};
+    size_t line = 1, line_start = pos;
+    size_t ncols = 0, header_done = 0;
+    size_t blank_checked_to = 0;   /* input before this offset is known not to be trailing blanks */
+    int rc = 0;
+
+    while (pos < len) {
+        if (pos >= blank_checked_to) {
+            size_t p = pos;
+            while (p < len && (data[p] == '\n' || (data[p] == '\r' && p + 1 < len && data[p + 1] == '\n')))
+                p += data[p] == '\r' ? 2 : 1;
+            if (p >= len)
+                break;     /* only blank lines remain */
+            blank_checked_to = p;
+        }
+        size_t record_line = line;
+        size_t first = f.n;
+        for (;;) {
+            char *start = text + tl;
+            uint8_t quoted = 0;
+            if (pos < len && data[pos] == '"') {
+                size_t open_line = line, open_col = pos - line_start + 1;
+                quoted = 1;
+                pos++;
+                for (;;) {
+                    if (pos >= len) {
+                        rc = ref_pos_err(err, fname, open_line, open_col, "unterminated quoted field");
+                        goto done;
+                    }
+                    char ch = data[pos];
+                    if (ch == '"') {
+                        if (pos + 1 < len && data[pos + 1] == '"') {
+                            text[tl++] = '"';
+                            pos += 2;
+                            continue;
+                        }
+                        pos++;
+                        break;
+                    }
+                    if (ch == '\0') {
+                        rc = ref_pos_err(err, fname, line, pos - line_start + 1, "NUL byte in CSV");
+                        goto done;
+                    }
+                    if (ch == '\n') {
+                        line++;
+                        line_start = pos + 1;
+                    }
+                    text[tl++] = ch;
+                    pos++;
+                }
+                if (pos < len && data[pos] != ',' && data[pos] != '\n' && data[pos] != '\r') {
+                    rc = ref_pos_err(err, fname, line, pos - line_start + 1,
+                                 "expected ',' or end of line after a closing quote");
+                    goto done;
+                }
+            } else {
+                while (pos < len && data[pos] != ',' && data[pos] != '\n' && data[pos] != '\r') {
+                    char ch = data[pos];
+                    if (ch == '"') {
+                        rc = ref_pos_err(err, fname, line, pos - line_start + 1,
+                                     "quote inside an unquoted field (quote the whole field and write \"\" for a quote)");
+                        goto done;
+                    }
+                    if (ch == '\0') {
+                        rc = ref_pos_err(err, fname, line, pos - line_start + 1, "NUL byte in CSV");
+                        goto done;
+                    }
+                    text[tl++] = ch;
+                    pos++;
+                }
+            }
+            if ((size_t)(text + tl - start) > KR_MAX_STRING_BYTES) {
+                rc = ref_pos_err(err, fname, record_line, 1,
+                             "field exceeds KR_MAX_STRING_BYTES (64 KiB)");
+                goto done;
+            }
+            text[tl++] = '\0';
+            if (f.n - first >= KR_MAX_CSV_FIELDS) {
+                rc = ref_pos_err(err, fname, record_line, 1, "record exceeds KR_MAX_CSV_FIELDS (4096) fields");
+                goto done;
+            }
+            if (ref_fields_push(&f, start, quoted) != 0) {
+                rc = kr_err_set(err, KR_INTERNAL, fname, NULL, "out of memory");
+                goto done;
+            }
+            if (pos >= len)
+                break;
+            if (data[pos] == ',') {
+                pos++;
+                continue;
+            }
+            if (data[pos] == '\n') {
+                pos++;
+            } else if (pos + 1 < len && data[pos + 1] == '\n') {
+                pos += 2;       /* CRLF */
+            } else {
+                rc = ref_pos_err(err, fname, line, pos - line_start + 1, "carriage return not followed by a line feed");
+                goto done;
+            }
+            line++;
+            line_start = pos;
+            break;
+        }
+        size_t nfields = f.n - first;
+        if (!header_done) {
+            ncols = nfields;
+            header_done = 1;
+        } else {
+            if (nfields != ncols) {
+                char where[64];
+                snprintf(where, sizeof where, "line %zu", record_line);
+                rc = kr_err_set(err, KR_INPUT, fname, where, "row %zu has %zu fields, header has %zu",
+                                rows.n + 1, nfields, ncols);
+                goto done;
+            }
+            if (rows.n >= KR_MAX_CSV_ROWS) {
+                char where[64];
+                snprintf(where, sizeof where, "line %zu", record_line);
+                rc = kr_err_set(err, KR_INPUT, fname, where, "more than KR_MAX_CSV_ROWS (%u) rows",
+                                (unsigned)KR_MAX_CSV_ROWS);
+                goto done;
+            }
+            if (ref_lines_push(&rows, record_line) != 0) {
+                rc = kr_err_set(err, KR_INTERNAL, fname, NULL, "out of memory");
+                goto done;
+            }
+        }
+    }
+    if (!header_done) {
+        rc = kr_err_set(err, KR_INPUT, fname, NULL, "empty CSV: no header row");
+        goto done;
+    }
+
+    out->ncols = ncols;
+    out->nrows = rows.n;
+    out->header = kr_arena_array(a, ncols, sizeof *out->header);
+    out->header_quoted = kr_arena_alloc(a, ncols);
+    out->cells = kr_arena_array(a, rows.n * ncols + 1, sizeof *out->cells);
+    out->quoted = kr_arena_alloc(a, rows.n * ncols + 1);
+    out->lines = kr_arena_array(a, rows.n + 1, sizeof *out->lines);
+    if (!out->header || !out->header_quoted || !out->cells || !out->quoted || !out->lines) {
+        rc = kr_err_set(err, KR_INTERNAL, fname, NULL, "out of memory");
+        goto done;
+    }
+    memcpy(out->header, f.text, ncols * sizeof *f.text);
+    memcpy(out->header_quoted, f.quoted, ncols);
+    if (rows.n) {
+        memcpy(out->cells, f.text + ncols, rows.n * ncols * sizeof *f.text);
+        memcpy(out->quoted, f.quoted + ncols, rows.n * ncols);
+        memcpy(out->lines, rows.v, rows.n * sizeof *rows.v);
+    }
+
+done:
+    free(f.text);
+    free(f.quoted);
+    free(rows.v);
+    if (rc)
+        memset(out, 0, sizeof *out);
+    return rc;
+}
+
+static uint64_t csv_rng_state = 0x853C49E6748FEA9Bull;
+static uint64_t csv_rng(void)
+{
+    uint64_t x = csv_rng_state;     /* xorshift64*, fixed seed */
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    csv_rng_state = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+/* 1 when both parsers agree on data[0..len). */
+static int csv_agree(const char *data, size_t len)
+{
+    kr_arena a, b;
+    kr_arena_init(&a);
+    kr_arena_init(&b);
+    bundle_csv x, y;
+    kr_err ex, ey;
+    kr_err_clear(&ex);
+    kr_err_clear(&ey);
+    char *copy = malloc(len ? len : 1);     /* exact size: a sanitizer build sees overreads */
+    memcpy(copy, data, len);
+    int rx = bundle_csv_parse(&a, copy, len, "t.csv", &x, &ex);
+    int ry = ref_csv_parse(&b, copy, len, "t.csv", &y, &ey);
+    free(copy);
+    int ok = rx == ry;
+    if (ok && rx)
+        ok = strcmp(ex.where, ey.where) == 0 && strcmp(ex.msg, ey.msg) == 0 && strcmp(ex.file, ey.file) == 0;
+    if (ok && !rx) {
+        ok = x.ncols == y.ncols && x.nrows == y.nrows;
+        for (size_t c = 0; ok && c < x.ncols; c++)
+            ok = strcmp(x.header[c], y.header[c]) == 0 && x.header_quoted[c] == y.header_quoted[c];
+        for (size_t i = 0; ok && i < x.nrows * x.ncols; i++)
+            ok = strcmp(x.cells[i], y.cells[i]) == 0 && x.quoted[i] == y.quoted[i];
+        for (size_t r = 0; ok && r < x.nrows; r++)
+            ok = x.lines[r] == y.lines[r];
+    }
+    if (!ok)
+        fprintf(stderr, "csv parsers disagree (%d: %s %s / %d: %s %s) on: %.*s\n", rx, ex.where, ex.msg, ry, ey.where,
+                ey.msg, (int)(len < 200 ? len : 200), data);
+    kr_arena_free(&a);
+    kr_arena_free(&b);
+    return ok;
+}
+
+static void test_against_reference(const char *hub)
+{
+    static const char *const seeds[] = {
+        "a,b,c\n1,2,3\n",
+        "\xEF\xBB\xBF\"Kernel_Name\",x\r\n\"a, \"\"b\"\"\nc\",2\r\n\n\n",
+        "x\n\n\"\"\n,\n\"q\"\"\"\n",
+        "h1,h2\n\"unterminated,2\n",
+    };
+    static const char bytes[] = ",\"\n\r\0ab \xC3";
+    size_t runs = 0, agreed = 0;
+    for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+        const char *src = seeds[s];
+        size_t len = strlen(src);
+        for (size_t k = 0; k <= len; k++, runs++)
+            agreed += (size_t)csv_agree(src, k);                     /* every truncation */
+        char buf[128];
+        for (int r = 0; r < 2000; r++, runs++) {                   /* byte edits */
+            size_t n = len, at = (size_t)(csv_rng() % (len + 1));
+            memcpy(buf, src, len);
+            char b = bytes[csv_rng() % (sizeof bytes - 1)];
+            if (csv_rng() % 2 && at < n) {
+                buf[at] = b;
+            } else {
+                memmove(buf + at + 1, buf + at, n - at);
+                buf[at] = b;
+                n++;
+            }
+            agreed += (size_t)csv_agree(buf, n);
+        }
+    }
+    /* the hub's CSVs */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/examples", hub ? hub : "");
+    DIR *ex = hub ? opendir(dir) : NULL;
+    struct dirent *e;
+    while (ex && (e = readdir(ex)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char cv[4096];
+        snprintf(cv, sizeof cv, "%s/%s/compute_viewer", dir, e->d_name);
+        DIR *d = opendir(cv);
+        struct dirent *f;
+        while (d && (f = readdir(d)) != NULL) {
+            size_t fl = strlen(f->d_name);
+            if (fl < 4 || strcmp(f->d_name + fl - 4, ".csv") != 0)
+                continue;
+            char path[8192], *data;
+            size_t len;
+            kr_err err;
+            snprintf(path, sizeof path, "%s/%s", cv, f->d_name);
+            if (kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, &err) == 0) {
+                runs++;
+                agreed += (size_t)csv_agree(data, len);
+                free(data);
+            }
+        }
+        if (d)
+            closedir(d);
+    }
+    if (ex)
+        closedir(ex);
+    T_EQ_U64(agreed, runs);
+}
+
 int main(void)
 {
     test_basic();
@@ -634,6 +981,7 @@ int main(void)
     test_typed_errors();
     test_stats_and_counters();
     const char *hub = t_hub();
+    test_against_reference(hub);
     if (hub) {
         test_hub_all_csvs(hub);
         test_hub_values(hub);

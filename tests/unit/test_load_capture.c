@@ -511,6 +511,85 @@ static void test_errors(const char *root)
     bundle_capture_free(c);
 }
 
+/* Every file broken at once, then repaired one by one: the error reported is
+ * always the first broken file in capture.h's order (code.json, wstates,
+ * occupancy, realtime, snapshots, the waves by index, the results), with
+ * any thread count; nothing depends on which task finished first. */
+static void test_error_order(const char *root)
+{
+    char dir[4096], bad_csv[4096];
+    kr_path_join(dir, sizeof dir, root, "ui_output_agent_3_dispatch_4");
+    T_EQ_I64(mkdir(dir, 0755), 0);
+    kr_path_join(bad_csv, sizeof bad_csv, root, "bad_kernel_stats.csv");
+    FILE *f = fopen(bad_csv, "wb");
+    T_CHECK(f != NULL);
+    if (f) {
+        fputs("\"Name\",\"Calls\"\n\"k\"\n", f);     /* a row short of the header */
+        fclose(f);
+    }
+    static const struct { const char *name, *bad, *good; } files[] = {
+        {"code.json", "{\"code\":7,\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle\"}",
+         NULL},
+        {"wstates1.json", "{\"name\":\"w\",\"state\":[1],\"time\":[]}", "{\"name\":\"w\",\"state\":[1],\"time\":[5]}"},
+        {"occupancy.json", "{\"0\":[[1,2,3,0,1,1,0]]}", "{\"0\":[[1,2,3,0,1,1]]}"},
+        {"realtime.json", "{\"SE0\":[[-5,1]]}", "{\"SE0\":[[5,1]]}"},
+        {"snapshots.json", "{\"/\":[]}", "{}"},
+        {"se0_sm0_sl0_wv0.json", "[", NULL},
+        {"se0_sm1_sl0_wv0.json", "{\"wave\":{}}", NULL},
+    };
+    const size_t n = sizeof files / sizeof files[0];
+    put(dir, "filenames.json", FILENAMES);
+    for (size_t i = 0; i < n; i++)
+        put(dir, files[i].name, files[i].bad);
+    for (size_t fixed = 0; fixed <= n; fixed++) {
+        char want[4096];
+        if (fixed < n)
+            kr_path_join(want, sizeof want, dir, files[fixed].name);
+        else
+            snprintf(want, sizeof want, "%s", bad_csv);
+        for (int threads = 1; threads <= 3; threads++)
+            for (int rep = 0; rep < (threads > 1 ? 4 : 1); rep++) {
+                bundle_opts opts = {.threads = threads, .results_path = bad_csv};
+                kr_capture *c = NULL;
+                kr_err err;
+                kr_err_clear(&err);
+                T_EQ_I64(bundle_capture_load(dir, &opts, &c, &err), KR_INPUT);
+                T_CHECK(c == NULL);
+                T_EQ_STR(err.file, want);
+            }
+        if (fixed < n) {
+            const char *good = files[fixed].good;
+            if (!good)
+                good = strcmp(files[fixed].name, "code.json") == 0 ? CODE
+                     : strcmp(files[fixed].name, "se0_sm0_sl0_wv0.json") == 0 ? WAVE0 : WAVE1;
+            put(dir, files[fixed].name, good);
+        }
+    }
+    /* all repaired, the results too: the same model with 1 and 3 threads */
+    kr_capture *one = NULL, *three = NULL;
+    kr_err err;
+    bundle_opts o1 = {.threads = 1, .no_discover = 1}, o3 = {.threads = 3, .no_discover = 1};
+    T_EQ_I64(bundle_capture_load(dir, &o1, &one, &err), 0);
+    T_EQ_I64(bundle_capture_load(dir, &o3, &three, &err), 0);
+    if (one && three) {
+        T_EQ_U64(one->total_bytes, three->total_bytes);
+        T_EQ_U64(one->nrows, 4);
+        T_EQ_U64(one->occupancy.nses, 1);
+        T_EQ_U64(one->realtime.nses, 1);
+        T_EQ_U64(one->wstates[1].n, 1);
+        T_EQ_U64(one->has_snapshots_json, 1);
+        T_EQ_U64(one->nwaves, three->nwaves);
+        for (size_t w = 0; w < one->nwaves && w < three->nwaves; w++) {
+            T_EQ_U64(one->waves[w].ninsts, three->waves[w].ninsts);
+            for (size_t k = 0; k < one->waves[w].ninsts && k < three->waves[w].ninsts; k++)
+                T_EQ_U64(one->waves[w].insts[k].row, three->waves[w].insts[k].row);
+        }
+    }
+    bundle_capture_free(one);
+    bundle_capture_free(three);
+    unlink(bad_csv);
+}
+
 int main(void)
 {
     test_hub();
@@ -518,6 +597,7 @@ int main(void)
     if (mkdtemp(root)) {
         test_scratch(root);
         test_errors(root);
+        test_error_order(root);
         rm_tree(root);
     } else {
         T_CHECK(0);

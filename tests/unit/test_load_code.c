@@ -1,9 +1,17 @@
 /* test_load_code.c — code.json loader (FORMATS.md §2): layouts, rows,
- * frames, kernels, line map, and the exact input errors. */
+ * frames, kernels, line map, and the exact input errors; then the streaming
+ * parser (bundle_parse_code) against the jansson reference
+ * (bundle_parse_code_jansson): every hub code.json and many mutated inputs
+ * must be accepted by both with the same model, or rejected by both with
+ * the same error (file, position, message). */
+#include <glob.h>
 #include <string.h>
 
 #include "bundle/load_code.h"
 #include "bundle/model.h"
+#include "common/file.h"
+#include "common/limits.h"
+#include "tests/unit/jdiff.h"
 #include "tests/unit/t.h"
 
 #define HDR10 "\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle\""
@@ -25,6 +33,75 @@ static int parse(kr_capture *c, const char *json, kr_err *err)
 {
     kr_err_clear(err);
     return bundle_parse_code(c, json, strlen(json), "code.json", err);
+}
+
+static int str_same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* 1 when the two models are equal; otherwise 0 and a reason. */
+static int code_same(const kr_capture *a, const kr_capture *b, char *why, size_t cap)
+{
+#define DIFF(cond, ...) do { if (cond) { snprintf(why, cap, __VA_ARGS__); return 0; } } while (0)
+    DIFF(a->layout != b->layout, "layout %d vs %d", a->layout, b->layout);
+    DIFF(!str_same(a->code_version, b->code_version), "version");
+    DIFF(a->nrows != b->nrows, "nrows %zu vs %zu", a->nrows, b->nrows);
+    for (size_t i = 0; i < a->nrows; i++) {
+        const kr_code_row *x = &a->rows[i], *y = &b->rows[i];
+        DIFF(!str_same(x->isa, y->isa) || !str_same(x->mnemonic, y->mnemonic) || !str_same(x->source, y->source),
+             "rows[%zu] text", i);
+        DIFF(x->line != y->line || x->kernel != y->kernel || x->codeobj != y->codeobj || x->vaddr != y->vaddr,
+             "rows[%zu] line/kernel/codeobj/vaddr", i);
+        DIFF(x->hit != y->hit || x->latency != y->latency || x->stall != y->stall || x->idle != y->idle,
+             "rows[%zu] cycles", i);
+        DIFF(x->pc_issued != y->pc_issued || x->pc_stalled != y->pc_stalled || x->service_type != y->service_type,
+             "rows[%zu] pc sampling", i);
+        DIFF(x->cls != y->cls || x->is_label != y->is_label || x->zero_col != y->zero_col, "rows[%zu] class", i);
+        DIFF(x->nframes != y->nframes, "rows[%zu] nframes", i);
+        for (uint32_t f = 0; f < x->nframes; f++)
+            DIFF(!str_same(x->frames[f].path, y->frames[f].path) || x->frames[f].line != y->frames[f].line ||
+                 x->frames[f].snapshot != y->frames[f].snapshot, "rows[%zu].frames[%u]", i, f);
+    }
+    DIFF(a->nline_map != b->nline_map, "nline_map");
+    for (size_t l = 0; l < a->nline_map; l++)
+        DIFF(a->line_to_row[l] != b->line_to_row[l], "line_to_row[%zu]", l);
+    return 1;
+#undef DIFF
+}
+
+/* Both parsers on one input: 1 both accept (same model), 0 both reject (same
+ * error), -1 otherwise. */
+static int diff_failures;
+static int differ(const char *data, size_t len, const char *label)
+{
+    kr_capture *a = cap_new(), *b = cap_new();
+    kr_err ea, eb;
+    char *copy = malloc(len ? len : 1);     /* exact size: a sanitizer build sees overreads */
+    memcpy(copy, data, len);
+    int ra = bundle_parse_code(a, copy, len, "code.json", &ea);
+    int rb = bundle_parse_code_jansson(b, copy, len, "code.json", &eb);
+    free(copy);
+    char why[1600] = "";
+    int result;
+    if (ra != rb) {
+        snprintf(why, sizeof why, "streaming %d (%.60s: %.300s) / jansson %d (%.60s: %.300s)", ra, ea.where,
+                 ea.msg, rb, eb.where, eb.msg);
+        result = -1;
+    } else if (ra == 0) {
+        result = code_same(a, b, why, sizeof why) ? 1 : -1;
+    } else {
+        result = strcmp(ea.file, eb.file) == 0 && strcmp(ea.where, eb.where) == 0 && strcmp(ea.msg, eb.msg) == 0
+                     ? 0 : -1;
+        if (result < 0)
+            snprintf(why, sizeof why, "errors differ: %.60s: %.300s / %.60s: %.300s", ea.where, ea.msg, eb.where,
+                     eb.msg);
+    }
+    if (result < 0)
+        jdiff_report(&diff_failures, label, why, data, len);
+    cap_free(a);
+    cap_free(b);
+    return result;
 }
 
 /* Parses json expecting an input error at `where` with message `msg`. */
@@ -277,6 +354,121 @@ static void test_errors(void)
     expect_err("[1]", "$", "expected an object, found an array");
 }
 
+/* Hand-written inputs of every shape both parsers must agree on. */
+static void test_differential_cases(void)
+{
+    static const char *const ok[] = {
+        "{\"code\":[[\"; k\",0,0,\"k()\",1,0,0,0,0,0],[\"s_nop 0\",0,1,\"a.py:1 -> b.py:2\",1,4,1,2,0,3]]," HDR10 "}",
+        /* whitespace everywhere, escapes, unknown members of every type, key order */
+        " {\r\n \"version\" : \"3.\\u0030.0\" , \"x\" : {\"a\":[1,2.5,-3e2,true,false,null,\"\\u00e9\"]},\n"
+        "  \"header\" : [ \"ISA\" , \"_\",\"LineNumber\",\"Source\",\"Codeobj\",\"Vaddr\",\"Hit\","
+        "\"Latency\",\"Stall\",\"Idle\" ] ,\n  \"code\" : [ [ \"V_ADD_F32\\tv1\" , -0 , 2 , \"\\/w\\\\x.py:7\" ,"
+        " -5 , 9223372036854775807 , 0 , 1 , 2 , 3 ] ] }\n",
+        "{\"code\":null," HDR10 "}",
+        "{\"code\":[]," HDR10 ",\"version\":\"\"}",
+        "{\"header\":\" ISA ,\\t_, LineNumber,Source,Codeobj,Vaddr,Hit,Latency,Stall,Idle,ServiceType,Issued,"
+        "Stalled,NotIssuedReasons\",\"code\":[[\"v_mfma x\",0,1,\"\",2,8,1,2,3,4,-1,5,6,[0,1,2]]]}",
+        "{\"header\":[\"ISA\",\"_\",\"LineNumber\",\"Source\",\"Codeobj\",\"Vaddr\",\"Hit\",\"Latency\","
+        "\"Stall\",\"Idle\",\"PC_Issued\",\"PC_Stalled\",\"Stall_Reasons\"],\"code\":[[\"s_waitcnt 0\",0,16777216,"
+        "\"\",2,8,1,2,3,4,5,6,[]]]}",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        T_EQ_I64(differ(ok[i], strlen(ok[i]), "accepted case"), 1);
+    static const char *const bad[] = {
+        "", "  ", "7", "null", "[]", "{}", "{\"code\":[]}", "{\"header\":\"ISA\"}",
+        "{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0],]," HDR10 "}",
+        "{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0,9]]," HDR10 "}",
+        "{\"code\":[[1,0,1,\"\",1,4,1,4,0]]," HDR10 "}",                         /* length before cells */
+        "{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0]]," HDR10 ",\"header\":1}",
+        "{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0]],\"header\":[\"ISA\",\"ISA\"]}",
+        "{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0]],\"header\":[1,\"Foo\"]}",  /* type before name */
+        "{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0]]," HDR10 ",\"version\":null}",
+        "{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0]," HDR10 "}",
+        "{\"code\":7," HDR10 "}",
+        "{\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle, NotIssuedReasons\","
+        "\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0,[1,-2,3.5]]]}",
+        "{\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle, Stall_Reasons\","
+        "\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0,{}]]}",
+        "{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0],[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0]]," HDR10 "}",
+        "{\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+        "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],\"code\":[]}",
+        /* nesting deeper than KR_MAX_JSON_DEPTH, even in an ignored member (limits.h) */
+        "{\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+        "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],\"code\":[]," HDR10 "}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        T_EQ_I64(differ(bad[i], strlen(bad[i]), "rejected case"), 0);
+
+    /* a string of KR_MAX_STRING_BYTES passes, one byte more fails */
+    for (int extra = 0; extra <= 1; extra++) {
+        size_t n = KR_MAX_STRING_BYTES + (size_t)extra, k = 0;
+        char *big = malloc(n + 256);
+        k += (size_t)snprintf(big, 32, "{\"code\":[[\"s_nop 0\",0,1,\"");
+        memset(big + k, 'a', n);
+        k += n;
+        k += (size_t)snprintf(big + k, 200, "\",1,4,1,4,0,0]]," HDR10 "}");
+        T_EQ_I64(differ(big, k, "long Source"), extra ? 0 : 1);
+        free(big);
+    }
+}
+
+/* Every hub code.json, then mutations of a cut-down one. */
+static void test_differential_hub(void)
+{
+    const char *hub = t_hub();
+    if (!hub) {
+        printf("test_load_code: hub fixtures absent, skipping the real code.json files\n");
+        return;
+    }
+    char pattern[4096];
+    snprintf(pattern, sizeof pattern, "%s/examples/*/att_viewer/*/ui_output_*/code.json", hub);
+    glob_t g;
+    T_EQ_I64(glob(pattern, 0, NULL, &g), 0);
+    T_EQ_U64(g.gl_pathc, 4);
+    char *seed = NULL;
+    size_t seed_len = 0;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char *data;
+        size_t len;
+        kr_err e;
+        if (kr_file_read(g.gl_pathv[i], KR_MAX_SMALL_FILE_BYTES, &data, &len, &e)) {
+            T_CHECK(!"cannot read a hub code.json");
+            continue;
+        }
+        T_EQ_I64(differ(data, len, g.gl_pathv[i]), 1);
+        /* the seed for mutations: the first 12 rows of the smallest file */
+        if (!seed || len < seed_len) {
+            free(seed);
+            const char *p = data;
+            for (int rows = 0; rows < 13 && p; rows++)
+                p = strstr(p + 1, "],[");
+            const char *hdr = strstr(data, "]],\"header\"");
+            if (p && hdr && p < hdr) {
+                size_t head = (size_t)(p - data) + 1, tail = len - (size_t)(hdr - data) - 1;
+                seed = malloc(head + tail);
+                memcpy(seed, data, head);
+                memcpy(seed + head, hdr + 1, tail);
+                seed_len = head + tail;
+            } else {
+                seed = NULL;
+            }
+        }
+        free(data);
+    }
+    globfree(&g);
+    T_CHECK(seed != NULL);
+    if (!seed)
+        return;
+    T_EQ_I64(differ(seed, seed_len, "seed"), 1);
+    jdiff_tally t = {0};
+    jdiff_mutate(seed, seed_len, 3000, differ, &t);
+    printf("test_load_code: %zu mutations: %zu accepted by both, %zu rejected by both, %zu mismatched\n",
+           t.accepted + t.rejected + t.mismatched, t.accepted, t.rejected, t.mismatched);
+    T_EQ_U64(t.mismatched, 0);
+    T_CHECK(t.accepted > 100 && t.rejected > 1000);
+    free(seed);
+}
+
 int main(void)
 {
     test_ten_columns();
@@ -284,5 +476,7 @@ int main(void)
     test_kernels_and_map();
     test_pc_layouts();
     test_errors();
+    test_differential_cases();
+    test_differential_hub();
     return t_done("test_load_code");
 }

@@ -1,11 +1,17 @@
 /* test_load_small.c — filenames.json (§1.3), wstates<k>.json (§5) and
- * occupancy.json (§6.1) loaders, from hand-written JSON. */
+ * occupancy.json (§6.1) loaders, from hand-written JSON; then the streaming
+ * occupancy parser against its jansson reference on every hub
+ * occupancy.json and many mutated inputs (same model, or the same error). */
+#include <glob.h>
 #include <string.h>
 
 #include "bundle/load_filenames.h"
 #include "bundle/load_occupancy.h"
 #include "bundle/load_wstates.h"
 #include "bundle/model.h"
+#include "common/file.h"
+#include "common/limits.h"
+#include "tests/unit/jdiff.h"
 #include "tests/unit/t.h"
 
 typedef int (*parse_fn)(kr_capture *, const char *, size_t, const char *, kr_err *);
@@ -223,10 +229,154 @@ static void test_occupancy(void)
                "SE 1 appears twice (keys with leading zeros?)");
 }
 
+/* ---- streaming occupancy parser vs the jansson reference ---- */
+
+static int occ_same(const kr_occupancy *a, const kr_occupancy *b, char *why, size_t cap)
+{
+#define DIFF(cond, ...) do { if (cond) { snprintf(why, cap, __VA_ARGS__); return 0; } } while (0)
+    DIFF(a->present != b->present || a->row_width != b->row_width, "present/row_width");
+    DIFF((a->version == NULL) != (b->version == NULL) || (a->version && strcmp(a->version, b->version) != 0),
+         "version");
+    DIFF(a->nses != b->nses, "nses %zu vs %zu", a->nses, b->nses);
+    for (size_t i = 0; i < a->nses; i++) {
+        const kr_occ_se *x = &a->ses[i], *y = &b->ses[i];
+        DIFF(x->se != y->se || x->nrows != y->nrows, "ses[%zu]", i);
+        for (size_t r = 0; r < x->nrows; r++) {
+            const kr_occ_row *p = &x->rows[r], *q = &y->rows[r];
+            DIFF(p->time != q->time || p->cu != q->cu || p->simd != q->simd || p->slot != q->slot ||
+                 p->start != q->start || p->kernel_id != q->kernel_id, "ses[%zu].rows[%zu]", i, r);
+        }
+    }
+    DIFF(a->ndispatches != b->ndispatches, "ndispatches");
+    for (size_t i = 0; i < a->ndispatches; i++)
+        DIFF(a->dispatches[i].id != b->dispatches[i].id || strcmp(a->dispatches[i].name, b->dispatches[i].name) != 0,
+             "dispatches[%zu]", i);
+    return 1;
+#undef DIFF
+}
+
+static int occ_failures;
+static int occ_differ(const char *data, size_t len, const char *label)
+{
+    kr_capture *a = cap_new(), *b = cap_new();
+    kr_err ea, eb;
+    char *copy = malloc(len ? len : 1);     /* exact size: a sanitizer build sees overreads */
+    memcpy(copy, data, len);
+    int ra = bundle_parse_occupancy(a, copy, len, "occupancy.json", &ea);
+    int rb = bundle_parse_occupancy_jansson(b, copy, len, "occupancy.json", &eb);
+    free(copy);
+    char why[1600] = "";
+    int result;
+    if (ra != rb) {
+        snprintf(why, sizeof why, "streaming %d (%.60s: %.300s) / jansson %d (%.60s: %.300s)", ra, ea.where,
+                 ea.msg, rb, eb.where, eb.msg);
+        result = -1;
+    } else if (ra == 0) {
+        result = occ_same(&a->occupancy, &b->occupancy, why, sizeof why) ? 1 : -1;
+    } else {
+        result = strcmp(ea.file, eb.file) == 0 && strcmp(ea.where, eb.where) == 0 && strcmp(ea.msg, eb.msg) == 0
+                     ? 0 : -1;
+        if (result < 0)
+            snprintf(why, sizeof why, "errors differ: %.60s: %.300s / %.60s: %.300s", ea.where, ea.msg, eb.where,
+                     eb.msg);
+    }
+    if (result < 0)
+        jdiff_report(&occ_failures, label, why, data, len);
+    cap_free(a);
+    cap_free(b);
+    return result;
+}
+
+static void test_occupancy_differential(void)
+{
+    static const char *const ok[] = {
+        "{\"1\":[[173756,6,3,0,1,1],[173764,6,0,0,0,1]],\"0\":[[100,2,1,7,1,2,0,1,0,5,3]],"
+        "\"dispatches\":{\"1\":\"k\",\"0\":\"0 / 0x0\"},\"version\":\"3.0.0\",\"events\":{\"0\":[{\"kind\":1}]}}",
+        " { \"2\" : null , \"007\" : [ [ 1 , 0 , 255 , 255 , 0 , 4294967295 , -1 , 2.5e1 , \"x\" ] ] ,\n"
+        "\"\\u0033\":[],\"dispatches\":{},\"events\":null} ",
+        "{}",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        T_EQ_I64(occ_differ(ok[i], strlen(ok[i]), "accepted case"), i == 1 ? 0 : 1);
+    static const char *const bad[] = {
+        "", "[]", "{\"64\":[]}", "{\"0\":{}}", "{\"0\":[[1,2,3]],\"x\":1}", "{\"0\":[7]}",
+        "{\"0\":[[1,2,3,4,5,6,7,8,9,10,11,12]]}", "{\"0\":[[1,2,3,0,\"a\",1,2]]}",
+        "{\"0\":[[1,2,3,0,1,1]],\"1\":[[1,2,3,0,1,1.5]]}", "{\"dispatches\":[]}",
+        "{\"dispatches\":{\"1\":\"a\",\"01\":\"b\"}}", "{\"version\":3}", "{\"4294967296\":[]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        T_EQ_I64(occ_differ(bad[i], strlen(bad[i]), "rejected case"), 0);
+
+    const char *hub = t_hub();
+    if (!hub) {
+        printf("test_load_small: hub fixtures absent, skipping the real occupancy.json files\n");
+        return;
+    }
+    char pattern[4096];
+    snprintf(pattern, sizeof pattern, "%s/examples/*/att_viewer/*/ui_output_*/occupancy.json", hub);
+    glob_t g;
+    T_EQ_I64(glob(pattern, 0, NULL, &g), 0);
+    T_EQ_U64(g.gl_pathc, 4);
+    char *seed = NULL;
+    size_t seed_len = 0;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char *data;
+        size_t len;
+        kr_err e;
+        if (kr_file_read(g.gl_pathv[i], KR_MAX_SMALL_FILE_BYTES, &data, &len, &e)) {
+            T_CHECK(!"cannot read a hub occupancy.json");
+            continue;
+        }
+        T_EQ_I64(occ_differ(data, len, g.gl_pathv[i]), 1);
+        if (!seed || len < seed_len) {
+            free(seed);
+            seed = data;
+            seed_len = len;
+        } else {
+            free(data);
+        }
+    }
+    globfree(&g);
+    if (!seed)
+        return;
+    /* mutations of a cut-down copy: the first 4 rows of each SE (rows hold
+     * integers only, so the first "]]" after a row ends its SE's array) */
+    char *cut = malloc(seed_len + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < seed_len;) {
+        if (i + 4 <= seed_len && memcmp(seed + i, "\":[[", 4) == 0) {
+            int rows = 0;
+            size_t j = i;
+            while (j < seed_len && !(seed[j] == ']' && j + 1 < seed_len && seed[j + 1] == ']')) {
+                if (seed[j] == ']' && j + 1 < seed_len && seed[j + 1] == ',' && ++rows == 4)
+                    break;
+                j++;
+            }
+            memcpy(cut + n, seed + i, j + 1 - i);      /* through the 4th row's ']' */
+            n += j + 1 - i;
+            while (j < seed_len && !(seed[j] == ']' && j + 1 < seed_len && seed[j + 1] == ']'))
+                j++;
+            i = j + 1;                                 /* continue at the closing ']' */
+            continue;
+        }
+        cut[n++] = seed[i++];
+    }
+    T_EQ_I64(occ_differ(cut, n, "seed"), 1);
+    jdiff_tally t = {0};
+    jdiff_mutate(cut, n, 3000, occ_differ, &t);
+    printf("test_load_small: %zu occupancy mutations: %zu accepted by both, %zu rejected by both, %zu mismatched\n",
+           t.accepted + t.rejected + t.mismatched, t.accepted, t.rejected, t.mismatched);
+    T_EQ_U64(t.mismatched, 0);
+    T_CHECK(t.accepted > 100 && t.rejected > 500);
+    free(cut);
+    free(seed);
+}
+
 int main(void)
 {
     test_filenames();
     test_wstates();
     test_occupancy();
+    test_occupancy_differential();
     return t_done("test_load_small");
 }

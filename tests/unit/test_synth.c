@@ -103,7 +103,8 @@ static int64_t jo(const json_t *o, const char *k) { return json_integer_value(js
 static int is_report_output(const char *name)
 {
     return !strcmp(name, "REPORT.md") || !strcmp(name, "analysis.json") ||
-           !strcmp(name, "hotspots.csv") || !strcmp(name, "source_lines.csv");
+           !strcmp(name, "hotspots.csv") || !strcmp(name, "source_lines.csv") ||
+           !strcmp(name, "report.html");
 }
 
 /* Byte-for-byte comparison of two trees (analyze outputs ignored); returns

@@ -1,0 +1,76 @@
+/* dist.c — see dist.h. Order statistics by selection (expected linear
+ * time; three-way partitions keep runs of equal values cheap). */
+#include "analyzer/dist.h"
+
+#include <string.h>
+
+uint64_t an_dist_rank(const uint64_t *v, size_t n, unsigned p)
+{
+    return v[an_dist_index(n, p)];
+}
+
+size_t an_dist_index(size_t n, unsigned p)
+{
+    size_t k = (size_t)(((uint64_t)p * n + 99) / 100);   /* ceil(p·n/100) */
+    if (k < 1)
+        k = 1;
+    if (k > n)
+        k = n;
+    return k - 1;
+}
+
+static uint64_t med3(uint64_t a, uint64_t b, uint64_t c)
+{
+    if (a < b)
+        return b < c ? b : (a < c ? c : a);
+    return a < c ? a : (b < c ? c : b);
+}
+
+/* The value of rank k (0-based) of v[lo .. hi); reorders v so that the
+ * elements before the final range are smaller and those after are larger. */
+static uint64_t select_rank(uint64_t *v, size_t lo, size_t hi, size_t k)
+{
+    while (hi - lo > 1) {
+        uint64_t p = med3(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
+        size_t lt = lo, i = lo, gt = hi;
+        while (i < gt) {
+            uint64_t x = v[i];
+            if (x < p) {
+                v[i++] = v[lt];
+                v[lt++] = x;
+            } else if (x > p) {
+                v[i] = v[--gt];
+                v[gt] = x;
+            } else {
+                i++;
+            }
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return p;
+    }
+    return v[k];
+}
+
+void an_dist_of(uint64_t *v, size_t n, an_dist *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return;
+    out->n = n;
+    out->min = out->max = v[0];
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] < out->min)
+            out->min = v[i];
+        if (v[i] > out->max)
+            out->max = v[i];
+    }
+    size_t k50 = an_dist_index(n, 50), k10 = an_dist_index(n, 10), k90 = an_dist_index(n, 90);
+    out->p50 = select_rank(v, 0, n, k50);
+    /* v[0 .. k50] now holds the k50 + 1 smallest values, v[k50 ..] the largest */
+    out->p10 = select_rank(v, 0, k50 + 1, k10);
+    out->p90 = select_rank(v, k50, n, k90);
+}

@@ -1,0 +1,67 @@
+/* hidden.h — hidden and non-hidden latency per instruction (FORMATS.md
+ * §8.4, the viewer's "Hidden latency" algorithm, for every gfxip).
+ *
+ * A wave's idle or stalled cycles are hidden when another pipe of the same
+ * SIMD is busy meanwhile; issue cycles only by a higher-priority pipe
+ * (MATRIX > VALU > VMEM/LDS/FLAT > SALU/SMEM > the rest). Per (SE, SIMD)
+ * scope, every record is a token (clock = time, stall, cycles = max(stall,
+ * duration), type = category or MATRIX for v_mfma/v_smfma/v_wmma/v_swmma
+ * text); busy lists wmma, valu (MATRIX adds 3·len/4), vmem, scal are
+ * condensed by the viewer's util() (lengths added, not a union), then
+ * math = valu ∪ wmma, vector = math ∪ vmem, all = vector ∪ scal. Per token
+ * (last = wave.begin, then clock + cycles of the previous token) the idle,
+ * stall and issue sub-intervals are intersected with the candidate sets of
+ * the §8.4 table; the larger total wins, ties go to the second candidate
+ * (the viewer's strict `>`). Sums per row are clamped to the row's §8.2
+ * idle / stall / issue; non-hidden = total − hidden. Records with an unknown
+ * PC are tokens (they occupy pipes) but belong to no row. The viewer keeps
+ * a token's stall in 16 bits; kreport does not truncate (the largest stall
+ * in the shipped captures is 1604).
+ *
+ * Ranking: instruction rows with total > 0 by non-hidden descending, then
+ * vaddr, then row index. */
+#ifndef KR_ANALYZER_HIDDEN_H
+#define KR_ANALYZER_HIDDEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bundle/model.h"
+
+#define AN_HIDDEN_DEFAULT_N 10
+
+typedef struct an_hidden_opts {
+    size_t n;                        /* rows shown from the ranking (default 10) */
+} an_hidden_opts;
+
+typedef struct an_hidden_row {
+    uint32_t row;
+    uint64_t vaddr;
+    uint64_t total, idle, stall, issue;                 /* §8.2 split of the row */
+    uint64_t hidden_idle, hidden_stall, hidden_issue;   /* clamped */
+    uint64_t non_hidden;
+} an_hidden_row;
+
+typedef struct an_hidden_sum {
+    uint64_t total, idle, stall, issue;
+    uint64_t hidden_idle, hidden_stall, hidden_issue, non_hidden;
+} an_hidden_sum;
+
+typedef struct an_hidden {
+    const kr_code_row *rows;         /* the capture's code table */
+    size_t nrows;
+    size_t n;                        /* option used */
+    uint8_t computed;                /* some wave had records */
+    size_t scopes;                   /* (SE, SIMD) pairs */
+    uint64_t tokens;
+    an_hidden_sum all;               /* over instruction rows */
+    an_hidden_sum cls[KR_CLASS_COUNT];   /* per §8.1 class */
+    an_hidden_row *ranked;           /* rows with total > 0, ranked */
+    size_t nranked;
+} an_hidden;
+
+/* opts may be NULL. 0 or KR_INTERNAL. Free with an_hidden_free. */
+int an_hidden_compute(const kr_capture *c, const an_hidden_opts *opts, an_hidden *out);
+void an_hidden_free(an_hidden *r);
+
+#endif

@@ -1,0 +1,713 @@
+/* runs.c — see runs.h (LOOP.md §2, FORMATS.md §9–§11). */
+#include "bundle/runs.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bundle/capture.h"
+#include "bundle/load_csv.h"
+#include "bundle/load_results.h"
+#include "common/buf.h"
+#include "common/file.h"
+#include "common/limits.h"
+
+enum { PATH_CAP = 4096 };
+
+typedef struct gpu_row {
+    int64_t logical;             /* Logical_Node_Id, or the results.json handle */
+    const char *product, *name, *card;
+    int64_t cu;
+} gpu_row;
+
+typedef struct walk {
+    bundle_run *r;
+    kr_err *err;
+    dev_t *dev;
+    ino_t *ino;
+    size_t nvisited, capvisited;
+    size_t cap_csvs, cap_traces, cap_stats, cap_agents, cap_results, cap_captures, cap_dbs, cap_logs, cap_meta;
+    gpu_row *gpus;
+    size_t ngpus, capgpus;
+    uint8_t gpus_from_csv;
+    uint64_t hash;
+    const char *json_command;
+    int hashed;                  /* some trace or CSV bytes went into hash */
+} walk;
+
+#define GROW(w, arr, n, capf)                                                        \
+    do {                                                                             \
+        if ((n) == (w)->capf) {                                                      \
+            size_t nc_ = (w)->capf ? (w)->capf * 2 : 8;                              \
+            void *p_ = realloc((arr), nc_ * sizeof *(arr));                          \
+            if (!p_)                                                                 \
+                return kr_err_set((w)->err, KR_INTERNAL, NULL, NULL, "out of memory"); \
+            (arr) = p_;                                                              \
+            (w)->capf = nc_;                                                         \
+        }                                                                            \
+    } while (0)
+
+static int has_suffix_ci(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m)
+        return 0;
+    for (size_t i = 0; i < m; i++) {
+        char a = s[n - m + i], b = suffix[i];
+        if (a >= 'A' && a <= 'Z')
+            a = (char)(a - 'A' + 'a');
+        if (a != b)
+            return 0;
+    }
+    return 1;
+}
+
+static uint64_t fnv(const void *data, size_t n, uint64_t h)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static int cmp_dirent(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static const char *astr(walk *w, const char *s) { return kr_arena_strdup(&w->r->arena, s ? s : ""); }
+
+/* "ui_output_agent_<H>_dispatch_<D>[suffix]" → D, 0 when the name does not match. */
+static uint64_t dispatch_of(const char *name)
+{
+    const char *p = strstr(name, "_dispatch_");
+    if (strncmp(name, "ui_output_agent_", 16) != 0 || !p)
+        return 0;
+    p += 10;
+    uint64_t v = 0;
+    int any = 0;
+    while (*p >= '0' && *p <= '9') {
+        v = v * 10 + (uint64_t)(*p - '0');
+        p++;
+        any = 1;
+    }
+    return any ? v : 0;
+}
+
+/* Kernel symbol of the first label row of code.json and the shell flag,
+ * from the first bytes of the file. */
+static void sniff_code(walk *w, const char *dir, const char **kernel, uint8_t *shell)
+{
+    char path[PATH_CAP];
+    *kernel = "";
+    *shell = 0;
+    kr_path_join(path, sizeof path, dir, "code.json");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    static const size_t cap = 256 * 1024;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        fclose(f);
+        return;
+    }
+    size_t n = fread(buf, 1, cap, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *c = strstr(buf, "\"code\"");
+    if (c) {
+        c += 6;
+        while (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r' || *c == ':')
+            c++;
+        if (!strncmp(c, "null", 4))
+            *shell = 1;
+    }
+    const char *l = strstr(buf, "[\";");
+    if (l) {
+        l += 3;
+        while (*l == ' ')
+            l++;
+        const char *e = strchr(l, '"');
+        if (e)
+            *kernel = kr_arena_strndup(&w->r->arena, l, (size_t)(e - l));
+    }
+    free(buf);
+}
+
+static int add_capture(walk *w, const char *dir, const char *rel, const char *label)
+{
+    bundle_run *r = w->r;
+    GROW(w, r->captures, r->ncaptures, cap_captures);
+    bundle_run_capture *c = &r->captures[r->ncaptures++];
+    memset(c, 0, sizeof *c);
+    c->dir = astr(w, dir);
+    c->rel = astr(w, rel);
+    c->label = astr(w, label);
+    c->dispatch_id = dispatch_of(kr_path_base(dir));
+    sniff_code(w, dir, &c->kernel, &c->shell);
+    return 0;
+}
+
+static int add_file(walk *w, bundle_run_file **arr, size_t *n, size_t *capf, const char *path, const char *rel,
+                    const char *detail)
+{
+    if (*n == *capf) {
+        size_t nc = *capf ? *capf * 2 : 8;
+        bundle_run_file *p = realloc(*arr, nc * sizeof *p);
+        if (!p)
+            return kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
+        *arr = p;
+        *capf = nc;
+    }
+    (*arr)[*n].path = astr(w, path);
+    (*arr)[*n].rel = astr(w, rel);
+    (*arr)[*n].detail = detail ? astr(w, detail) : NULL;
+    (*n)++;
+    return 0;
+}
+
+static int add_gpu(walk *w, gpu_row g)
+{
+    GROW(w, w->gpus, w->ngpus, capgpus);
+    w->gpus[w->ngpus++] = g;
+    return 0;
+}
+
+static void parse_meta(walk *w, const char *data)
+{
+    bundle_run *r = w->r;
+    const char *s = data;
+    while (*s) {
+        const char *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        char line[2048];
+        if (n >= sizeof line)
+            n = sizeof line - 1;
+        memcpy(line, s, n);
+        line[n] = '\0';
+        char *l = line;
+        while (*l == ' ' || *l == '\t')
+            l++;
+        size_t ln = strlen(l);
+        while (ln && (l[ln - 1] == '\r' || l[ln - 1] == ' ' || l[ln - 1] == '\t'))
+            l[--ln] = '\0';
+        char *eq = strchr(l, '=');
+        if (*l && *l != '#' && eq && eq != l) {
+            *eq = '\0';
+            char *k = l, *v = eq + 1;
+            size_t kn = strlen(k);
+            while (kn && (k[kn - 1] == ' ' || k[kn - 1] == '\t'))
+                k[--kn] = '\0';
+            while (*v == ' ' || *v == '\t')
+                v++;
+            if (r->nmeta == w->cap_meta) {
+                size_t nc = w->cap_meta ? w->cap_meta * 2 : 8;
+                const char **nk = realloc(r->meta_keys, nc * sizeof *nk);
+                if (!nk)
+                    return;
+                r->meta_keys = nk;
+                const char **nv = realloc(r->meta_values, nc * sizeof *nv);
+                if (!nv)
+                    return;
+                r->meta_values = nv;
+                w->cap_meta = nc;
+            }
+            r->meta_keys[r->nmeta] = astr(w, k);
+            r->meta_values[r->nmeta] = astr(w, v);
+            r->nmeta++;
+        }
+        s += n;
+        if (e)
+            s = e + 1;
+        else
+            break;
+    }
+}
+
+/* metadata.command of the first process, joined by spaces. jansson with
+ * JSON_DECODE_INT_AS_REAL accepts the 64-bit ids results.json holds. */
+static const char *results_command(walk *w, const char *data, size_t len)
+{
+    json_error_t je;
+    json_t *root = json_loadb(data, len, JSON_DECODE_INT_AS_REAL, &je);
+    if (!root)
+        return NULL;
+    const char *out = NULL;
+    json_t *procs = json_object_get(root, "rocprofiler-sdk-tool");
+    json_t *p0 = json_is_array(procs) ? json_array_get(procs, 0) : NULL;
+    json_t *cmd = p0 ? json_object_get(json_object_get(p0, "metadata"), "command") : NULL;
+    if (json_is_array(cmd) && json_array_size(cmd)) {
+        kr_buf b;
+        kr_buf_init(&b);
+        size_t i;
+        json_t *v;
+        json_array_foreach(cmd, i, v) {
+            if (json_is_string(v))
+                kr_buf_printf(&b, "%s%s", b.len ? " " : "", json_string_value(v));
+        }
+        out = astr(w, kr_buf_cstr(&b));
+        kr_buf_free(&b);
+    } else if (json_is_string(cmd)) {
+        out = astr(w, json_string_value(cmd));
+    }
+    json_decref(root);
+    return out;
+}
+
+static const char *cell_of(const bundle_csv *t, size_t row, const char *col)
+{
+    int c = bundle_csv_col(t, col);
+    return c < 0 ? NULL : bundle_csv_cell(t, row, (size_t)c);
+}
+
+static int agent_rows(walk *w, const bundle_csv *t)
+{
+    for (size_t i = 0; i < t->nrows; i++) {
+        const char *type = cell_of(t, i, "Agent_Type");
+        if (!type || strcmp(type, "GPU"))
+            continue;
+        gpu_row g;
+        memset(&g, 0, sizeof g);
+        const char *ln = cell_of(t, i, "Logical_Node_Id"), *cu = cell_of(t, i, "Cu_Count");
+        g.logical = ln ? strtoll(ln, NULL, 10) : -1;
+        g.cu = cu && *cu ? strtoll(cu, NULL, 10) : -1;
+        g.product = astr(w, cell_of(t, i, "Product_Name"));
+        g.name = astr(w, cell_of(t, i, "Name"));
+        const char *gid = cell_of(t, i, "Gpu_Id"), *loc = cell_of(t, i, "Location_Id"),
+                   *drm = cell_of(t, i, "Drm_Render_Minor");
+        char card[256];
+        snprintf(card, sizeof card, "Gpu_Id=%s, Location_Id=%s, Drm_Render_Minor=%s", gid ? gid : "?", loc ? loc : "?",
+                 drm ? drm : "?");
+        g.card = astr(w, card);
+        if (add_gpu(w, g))
+            return KR_INTERNAL;
+    }
+    w->gpus_from_csv = 1;
+    return 0;
+}
+
+static int header_has_bench_column(const bundle_csv *t)
+{
+    for (size_t i = 0; i < t->ncols; i++)
+        if (!strncmp(t->header[i], "us_", 3) || !strncmp(t->header[i], "err_", 4))
+            return 1;
+    return 0;
+}
+
+static int add_trace(walk *w, const char *path, const char *rel, const kr_dispatch *d, size_t n, int from_results)
+{
+    bundle_run *r = w->r;
+    GROW(w, r->traces, r->ntraces, cap_traces);
+    bundle_run_trace *t = &r->traces[r->ntraces++];
+    memset(t, 0, sizeof *t);
+    t->path = astr(w, path);
+    t->rel = astr(w, rel);
+    t->d = d;
+    t->n = n;
+    t->from_results = (uint8_t)from_results;
+    return 0;
+}
+
+static int visited(walk *w, const struct stat *st)
+{
+    for (size_t i = 0; i < w->nvisited; i++)
+        if (w->dev[i] == st->st_dev && w->ino[i] == st->st_ino)
+            return 1;
+    if (w->nvisited == w->capvisited) {
+        size_t nc = w->capvisited ? w->capvisited * 2 : 32;
+        dev_t *nd = realloc(w->dev, nc * sizeof *nd);
+        if (!nd)
+            return -1;
+        w->dev = nd;
+        ino_t *ni = realloc(w->ino, nc * sizeof *ni);
+        if (!ni)
+            return -1;
+        w->ino = ni;
+        w->capvisited = nc;
+    }
+    w->dev[w->nvisited] = st->st_dev;
+    w->ino[w->nvisited] = st->st_ino;
+    w->nvisited++;
+    return 0;
+}
+
+static void join_rel(char *buf, size_t cap, const char *rel, const char *name)
+{
+    if (!rel || !*rel)
+        snprintf(buf, cap, "%s", name);
+    else
+        snprintf(buf, cap, "%s/%s", rel, name);
+}
+
+static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
+{
+    bundle_run *r = w->r;
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    int v = visited(w, &st);
+    if (v < 0)
+        return kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
+    if (v > 0 || depth > BUNDLE_RUN_MAX_DEPTH)
+        return 0;
+    struct dirent **ents = NULL;
+    int ne = scandir(dir, &ents, NULL, cmp_dirent);
+    if (ne < 0)
+        return kr_err_set(w->err, KR_INPUT, dir, NULL, "cannot list the directory");
+    int rc = 0;
+    char path[PATH_CAP], sub[PATH_CAP];
+    uint8_t *is_dir = calloc((size_t)ne + 1, 1), *is_cap = calloc((size_t)ne + 1, 1);
+    uint64_t *cap_ids = calloc((size_t)ne + 1, sizeof *cap_ids);
+    size_t ncap_ids = 0;
+    int has_codeobj = 0, has_rocprof = 0, has_trace_csv = 0;
+    size_t first_csv = r->ncsvs, first_trace = r->ntraces;
+    const kr_results **json_traces = calloc((size_t)ne + 1, sizeof *json_traces);
+    const char **json_paths = calloc((size_t)ne + 1, sizeof *json_paths);
+    size_t njson = 0;
+    char *data = NULL;
+    if (!is_dir || !is_cap || !cap_ids || !json_traces || !json_paths) {
+        rc = kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
+        goto out;
+    }
+    /* Pass 1: sub-folders, captures, code-object files. */
+    for (int i = 0; i < ne; i++) {
+        const char *name = ents[i]->d_name;
+        if (!strcmp(name, ".") || !strcmp(name, ".."))
+            continue;
+        kr_path_join(path, sizeof path, dir, name);
+        struct stat es;
+        if (stat(path, &es) != 0)
+            continue;
+        if (S_ISDIR(es.st_mode)) {
+            is_dir[i] = 1;
+            if (bundle_is_capture_dir(path)) {
+                is_cap[i] = 1;
+                uint64_t id = dispatch_of(name);
+                if (id)
+                    cap_ids[ncap_ids++] = id;
+            }
+        } else if (strstr(name, "_code_object_id_")) {
+            has_codeobj = 1;
+        }
+    }
+    if (ncap_ids || has_codeobj)
+        has_rocprof = 1;
+    /* Pass 2: files. */
+    for (int i = 0; i < ne && !rc; i++) {
+        const char *name = ents[i]->d_name;
+        if (is_dir[i] || !strcmp(name, ".") || !strcmp(name, ".."))
+            continue;
+        kr_path_join(path, sizeof path, dir, name);
+        join_rel(sub, sizeof sub, rel, name);
+        struct stat es;
+        if (stat(path, &es) != 0 || !S_ISREG(es.st_mode))
+            continue;
+        size_t len = 0;
+        free(data);
+        data = NULL;
+        if (has_suffix_ci(name, ".csv")) {
+            if ((rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, w->err)))
+                break;
+            bundle_csv t;
+            if ((rc = bundle_csv_parse(&r->arena, data, len, path, &t, w->err)))
+                break;
+            bundle_csv_type k = bundle_csv_kind_of(&t, name);
+            if (k == BUNDLE_CSV_KERNEL_TRACE) {
+                kr_kernel_trace *kt;
+                if ((rc = bundle_kernel_trace_from_csv(&r->arena, &t, &kt, w->err)))
+                    break;
+                kt->path = astr(w, path);
+                has_rocprof = has_trace_csv = 1;
+                w->hash = fnv(sub, strlen(sub) + 1, w->hash);
+                w->hash = fnv(data, len, w->hash);
+                w->hashed = 1;
+                rc = add_trace(w, path, sub, kt->rows, kt->nrows, 0);
+            } else if (k == BUNDLE_CSV_KERNEL_STATS) {
+                has_rocprof = 1;
+                rc = add_file(w, &r->stats, &r->nstats, &w->cap_stats, path, sub, NULL);
+            } else if (k == BUNDLE_CSV_AGENT_INFO) {
+                has_rocprof = 1;
+                rc = add_file(w, &r->agent_infos, &r->nagent_infos, &w->cap_agents, path, sub, NULL);
+                if (!rc)
+                    rc = agent_rows(w, &t);
+            } else if (k != BUNDLE_CSV_UNKNOWN) {
+                has_rocprof = 1;
+                r->other_files++;
+            } else if (header_has_bench_column(&t)) {
+                GROW(w, r->csvs, r->ncsvs, cap_csvs);
+                bundle_run_csv *c = &r->csvs[r->ncsvs++];
+                c->path = astr(w, path);
+                c->rel = astr(w, sub);
+                c->table = t;
+                c->table.path = c->path;
+                c->profiled = 0;
+                w->hash = fnv(sub, strlen(sub) + 1, w->hash);
+                w->hash = fnv(data, len, w->hash);
+                w->hashed = 1;
+            } else {
+                r->other_files++;
+            }
+        } else if (has_suffix_ci(name, ".json")) {
+            if (es.st_size > (off_t)KR_MAX_SMALL_FILE_BYTES) {
+                r->other_files++;
+                continue;
+            }
+            if ((rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, w->err)))
+                break;
+            if (bundle_results_sniff(data, len) != 1) {
+                r->other_files++;
+                continue;
+            }
+            kr_results *res;
+            if ((rc = bundle_parse_results(&r->arena, data, len, path, &res, w->err)))
+                break;
+            has_rocprof = 1;
+            if ((rc = add_file(w, &r->results, &r->nresults, &w->cap_results, path, sub, NULL)))
+                break;
+            if (!w->json_command)
+                w->json_command = results_command(w, data, len);
+            size_t nd = 0;
+            for (size_t p = 0; p < res->nprocs; p++)
+                nd += res->procs[p].ndispatches;
+            if (nd) {
+                json_traces[njson] = res;
+                json_paths[njson] = astr(w, sub);
+                njson++;
+                w->hash = fnv(sub, strlen(sub) + 1, w->hash);
+                w->hash = fnv(data, len, w->hash);
+                w->hashed = 1;
+            }
+            for (size_t p = 0; p < res->nprocs; p++)
+                for (size_t a = 0; a < res->procs[p].nagents; a++) {
+                    const kr_agent *ag = &res->procs[p].agents[a];
+                    if (ag->type != 2)
+                        continue;
+                    gpu_row g = {(int64_t)ag->handle, ag->product_name, ag->name, NULL, ag->cu_count};
+                    if ((rc = add_gpu(w, g)))
+                        break;
+                }
+        } else if (!strcmp(name, "run.meta")) {
+            if ((rc = kr_file_read(path, 1u << 20, &data, &len, w->err)))
+                break;
+            parse_meta(w, data);
+        } else if (has_suffix_ci(name, ".log")) {
+            if ((rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, w->err)))
+                break;
+            const char *hit = NULL;
+            for (const char *s = data; s && *s;) {
+                const char *e = strchr(s, '\n');
+                size_t n = e ? (size_t)(e - s) : strlen(s);
+                char line[256];
+                size_t m = n < sizeof line - 1 ? n : sizeof line - 1;
+                memcpy(line, s, m);
+                line[m] = '\0';
+                if (strstr(line, "Traceback") || strstr(line, "AssertionError")) {
+                    hit = line;
+                    rc = add_file(w, &r->logs, &r->nlogs, &w->cap_logs, path, sub, hit);
+                    break;
+                }
+                s = e ? e + 1 : NULL;
+            }
+            if (!hit && !rc)
+                rc = add_file(w, &r->logs, &r->nlogs, &w->cap_logs, path, sub, NULL);
+        } else {
+            char magic[16] = {0};
+            FILE *f = fopen(path, "rb");
+            size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
+            if (f)
+                fclose(f);
+            if (got == 16 && memcmp(magic, "SQLite format 3", 16) == 0) {
+                has_rocprof = 1;
+                rc = add_file(w, &r->dbs, &r->ndbs, &w->cap_dbs, path, sub, NULL);
+            } else {
+                r->other_files++;
+            }
+        }
+    }
+    free(data);
+    data = NULL;
+    if (rc)
+        goto out;
+    /* results.json dispatches are a trace only without a kernel_trace CSV beside them. */
+    if (!has_trace_csv)
+        for (size_t j = 0; j < njson && !rc; j++) {
+            const kr_results *res = json_traces[j];
+            for (size_t p = 0; p < res->nprocs && !rc; p++)
+                if (res->procs[p].ndispatches) {
+                    char full[PATH_CAP];
+                    kr_path_join(full, sizeof full, dir, kr_path_base(json_paths[j]));
+                    rc = add_trace(w, full, json_paths[j], res->procs[p].dispatches, res->procs[p].ndispatches, 1);
+                }
+        }
+    /* Beside rocprofv3 output: profiled CSVs; beside captures: ATT-pass traces. */
+    for (size_t i = first_csv; i < r->ncsvs; i++)
+        r->csvs[i].profiled = (uint8_t)has_rocprof;
+    for (size_t i = first_trace; i < r->ntraces && !rc; i++)
+        if (ncap_ids || has_codeobj) {
+            r->traces[i].att_pass = 1;
+            r->traces[i].ndrop = ncap_ids;
+            r->traces[i].drop_ids = kr_arena_array(&r->arena, ncap_ids ? ncap_ids : 1, sizeof(uint64_t));
+            if (!r->traces[i].drop_ids)
+                rc = kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
+            else
+                memcpy(r->traces[i].drop_ids, cap_ids, ncap_ids * sizeof(uint64_t));
+        }
+    /* Pass 3: captures and sub-folders. */
+    for (int i = 0; i < ne && !rc; i++) {
+        if (!is_dir[i])
+            continue;
+        const char *name = ents[i]->d_name;
+        if (!strcmp(name, ".") || !strcmp(name, ".."))
+            continue;
+        kr_path_join(path, sizeof path, dir, name);
+        join_rel(sub, sizeof sub, rel, name);
+        if (is_cap[i])
+            rc = add_capture(w, path, sub, depth == 0 ? "" : kr_path_base(dir));
+        else
+            rc = walk_dir(w, path, sub, depth + 1);
+    }
+out:
+    for (int i = 0; i < ne; i++)
+        free(ents[i]);
+    free(ents);
+    free(is_dir);
+    free(is_cap);
+    free(cap_ids);
+    free(json_traces);
+    free(json_paths);
+    free(data);
+    return rc;
+}
+
+const char *bundle_run_meta(const bundle_run *r, const char *key)
+{
+    for (size_t i = 0; i < r->nmeta; i++)
+        if (!strcmp(r->meta_keys[i], key))
+            return r->meta_values[i];
+    return NULL;
+}
+
+void bundle_run_free(bundle_run *r)
+{
+    if (!r)
+        return;
+    free(r->csvs);
+    free(r->traces);
+    free(r->stats);
+    free(r->agent_infos);
+    free(r->results);
+    free(r->captures);
+    free(r->dbs);
+    free(r->logs);
+    free(r->meta_keys);
+    free(r->meta_values);
+    kr_arena_free(&r->arena);
+    free(r);
+}
+
+int bundle_run_scan(const char *path, bundle_run **out, kr_err *err)
+{
+    *out = NULL;
+    if (!kr_is_dir(path))
+        return kr_err_set(err, KR_INPUT, path, NULL,
+                          kr_file_exists(path) ? "not a directory (a run directory or a capture folder is expected)"
+                                               : "no such file or directory");
+    bundle_run *r = calloc(1, sizeof *r);
+    if (!r)
+        return kr_err_set(err, KR_INTERNAL, NULL, NULL, "out of memory");
+    kr_arena_init(&r->arena);
+    r->cu_count = -1;
+    r->exit_code = -1;
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    r->root = kr_arena_strndup(&r->arena, path, n);
+    walk w;
+    memset(&w, 0, sizeof w);
+    w.r = r;
+    w.err = err;
+    w.hash = 1469598103934665603ull;
+    w.hashed = 0;
+    int rc = 0;
+    if (bundle_is_capture_dir(r->root)) {
+        r->is_capture = 1;
+        rc = add_capture(&w, r->root, kr_path_base(r->root), "");
+    } else {
+        rc = walk_dir(&w, r->root, "", 0);
+    }
+    if (!rc && r->ndbs && r->ntraces == 0)
+        rc = kr_err_set(err, KR_INPUT, r->dbs[0].path, NULL,
+                        "rocpd SQLite database and no kernel trace: kreport reads no SQLite; run rocprofv3 with "
+                        "`-f csv` (or `--output-format csv json`), or convert with `rocpd convert -i %s "
+                        "--output-format csv`", r->dbs[0].path);
+    if (!rc) {
+        /* The GPU: the agent most of the trace's dispatches ran on, else the first GPU. */
+        int64_t agent = -1;
+        size_t total = 0;
+        for (size_t t = 0; t < r->ntraces; t++)
+            total += r->traces[t].n;
+        int64_t *ag = malloc((total ? total : 1) * sizeof *ag);
+        if (ag) {
+            size_t k = 0;
+            for (size_t t = 0; t < r->ntraces; t++)
+                for (size_t i = 0; i < r->traces[t].n; i++)
+                    ag[k++] = r->traces[t].d[i].agent;
+            qsort(ag, k, sizeof *ag, cmp_i64);
+            size_t best = 0;
+            for (size_t i = 0; i < k;) {
+                size_t j = i;
+                while (j < k && ag[j] == ag[i])
+                    j++;
+                if (j - i > best) {
+                    best = j - i;
+                    agent = ag[i];
+                }
+                i = j;
+            }
+            free(ag);
+        }
+        const gpu_row *g = NULL;
+        for (size_t i = 0; i < w.ngpus && !g; i++)
+            if (w.gpus[i].logical == agent)
+                g = &w.gpus[i];
+        if (!g && w.ngpus)
+            g = &w.gpus[0];
+        if (g) {
+            r->gpu_product = g->product && *g->product ? g->product : NULL;
+            r->gpu_name = g->name && *g->name ? g->name : NULL;
+            r->cu_count = g->cu;
+            r->gpu_card = g->card;
+        }
+        const char *cmd = bundle_run_meta(r, "command");
+        r->command = w.json_command ? w.json_command : cmd;
+        const char *ec = bundle_run_meta(r, "exit_code");
+        if (ec && *ec) {
+            char *end;
+            long long v = strtoll(ec, &end, 10);
+            if (*end == '\0')
+                r->exit_code = v;
+        }
+        if (w.hashed)
+            snprintf(r->identity, sizeof r->identity, "%016llx", (unsigned long long)w.hash);
+    }
+    free(w.dev);
+    free(w.ino);
+    free(w.gpus);
+    if (rc) {
+        bundle_run_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}

@@ -1,0 +1,104 @@
+/* runs.h — what one side of `kreport compare` holds: a run directory searched
+ * recursively, or a single capture folder (LOOP.md §2 "Discovery",
+ * FORMATS.md §10, §11).
+ *
+ * Content decides, never names (except run.meta and *.log):
+ *   benchmark CSV   a *.csv whose header has a column starting `us_` or `err_`
+ *                   (and that is no rocprofv3 CSV)
+ *   kernel trace    a *.csv classified kernel_trace by bundle_csv_kind_of
+ *   kernel stats / agent info   likewise (§10.3, §10.4)
+ *   results.json    a *.json with "rocprofiler-sdk-tool" (§9.1); its
+ *                   buffer_records.kernel_dispatch records are a kernel
+ *                   trace when no kernel_trace CSV lies in the same folder
+ *   capture         a folder with filenames.json (§1.1); not descended into;
+ *                   `"code": null` marks an empty shell (listed, not compared)
+ *   rocpd database  a file starting with the SQLite header
+ *   run.meta        key=value lines (LOOP.md §2)
+ *   log             *.log; its first Traceback/AssertionError line is kept
+ * A benchmark CSV in a folder that also holds rocprofv3 output is
+ * "profiled" (it joins the gate; its us_* serve only when no plain CSV
+ * exists). A kernel trace in a folder that also holds capture folders or
+ * `*_code_object_id_*` files comes from an ATT pass; the dispatch ids of the
+ * captured folders (`..._dispatch_<D>`) are listed for dropping.
+ *
+ * The walk follows symbolic links but never enters a directory twice
+ * (device, inode), visits entries in byte order and stops at depth 32. A
+ * malformed CSV or results.json fails the scan (KR_INPUT naming the file and
+ * position). A side with a rocpd database and no kernel trace fails with a
+ * message saying how to get CSVs (kreport reads no SQLite). */
+#ifndef KR_BUNDLE_RUNS_H
+#define KR_BUNDLE_RUNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bundle/csv.h"
+#include "bundle/model.h"
+#include "common/arena.h"
+#include "common/err.h"
+
+#define BUNDLE_RUN_MAX_DEPTH 32
+
+typedef struct bundle_run_csv {
+    const char *path;            /* full path */
+    const char *rel;             /* relative to the side's root */
+    bundle_csv table;
+    uint8_t profiled;
+} bundle_run_csv;
+
+typedef struct bundle_run_trace {
+    const char *path, *rel;
+    const kr_dispatch *d;        /* dispatches as read (CSV rows or results.json records) */
+    size_t n;
+    uint8_t from_results;        /* results.json buffer_records.kernel_dispatch */
+    uint8_t att_pass;
+    uint64_t *drop_ids;          /* dispatch ids of the capture folders beside it */
+    size_t ndrop;
+} bundle_run_trace;
+
+typedef struct bundle_run_capture {
+    const char *dir, *rel;
+    const char *label;           /* parent folder name ("" at the root) */
+    const char *kernel;          /* first label row's symbol ("" unknown) */
+    uint64_t dispatch_id;        /* from the folder name, 0 when it does not match */
+    uint8_t shell;               /* "code": null */
+} bundle_run_capture;
+
+typedef struct bundle_run_file {
+    const char *path, *rel;
+    const char *detail;          /* kind-specific note (log: the failure line), or NULL */
+} bundle_run_file;
+
+typedef struct bundle_run {
+    kr_arena arena;
+    const char *root;            /* as given, without trailing slashes */
+    uint8_t is_capture;          /* the root itself is a capture folder */
+
+    bundle_run_csv *csvs; size_t ncsvs;              /* benchmark CSVs */
+    bundle_run_trace *traces; size_t ntraces;
+    bundle_run_file *stats; size_t nstats;           /* kernel_stats CSVs */
+    bundle_run_file *agent_infos; size_t nagent_infos;
+    bundle_run_file *results; size_t nresults;       /* results.json files */
+    bundle_run_capture *captures; size_t ncaptures;
+    bundle_run_file *dbs; size_t ndbs;
+    bundle_run_file *logs; size_t nlogs;
+    size_t other_files;                              /* files no rule names */
+
+    const char **meta_keys, **meta_values; size_t nmeta;   /* run.meta, in file order */
+
+    /* Facts for the validity checks (NULL / -1 unknown). */
+    const char *command;         /* results.json metadata.command joined by spaces, else run.meta command */
+    const char *gpu_product, *gpu_name;
+    int64_t cu_count;
+    const char *gpu_card;        /* agent_info "Gpu_Id=..., Location_Id=..., Drm_Render_Minor=..." */
+    int64_t exit_code;           /* run.meta exit_code */
+    char identity[17];           /* FNV-1a 64 over the kernel-trace and benchmark-CSV bytes, hex;
+                                    "" when the side has none */
+} bundle_run;
+
+int bundle_run_scan(const char *path, bundle_run **out, kr_err *err);
+void bundle_run_free(bundle_run *r);
+/* Value of a run.meta key, or NULL. */
+const char *bundle_run_meta(const bundle_run *r, const char *key);
+
+#endif

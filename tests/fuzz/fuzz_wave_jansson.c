@@ -1,0 +1,23 @@
+/* fuzz_wave_jansson.c — libFuzzer target: bundle_parse_wave_jansson (a wave file, FORMATS.md §4). */
+#include "bundle/load_wave.h"
+#include "tests/fuzz/fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *buf = fz_copy(data, size);
+    kr_wave w;
+    memset(&w, 0, sizeof w);
+    kr_err err;
+    kr_err_clear(&err);
+    int rc = bundle_parse_wave_jansson(buf, size, "se0_sm0_sl0_wv0.json", &w, &err);
+    fz_check(rc, &err);
+    /* Waitcnt entries index the producer array (§4.5). */
+    for (size_t i = 0; rc == 0 && i < w.nwaits; i++)
+        if (w.waits[i].first > w.nproducers || w.waits[i].n > w.nproducers - w.waits[i].first)
+            abort();
+    bundle_wave_release(&w);
+    free(buf);
+    return 0;
+}
