@@ -349,14 +349,15 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
         int64_t prev_b = INT64_MIN, last = (int64_t)w->begin, maxc = 0;
         uint32_t wave = (uint32_t)(o - lo);
         for (; r < end; r++) {
-            unsigned type = r->row < nrows && matrix[r->row] ? (unsigned)T_MATRIX : r->cat;
+            uint32_t row = r->row, st = r->stall, du = r->dur;
+            unsigned type = row < nrows && matrix[row] ? (unsigned)T_MATRIX : r->cat;
             int64_t clock = (int64_t)r->time;
-            int64_t b = clock + r->stall;
+            int64_t b = clock + st;
             if (b < prev_b)
                 ordered = 0;
             prev_b = b;
-            int64_t len = r->dur > r->stall ? (int64_t)(r->dur - r->stall) : 0;
-            int quiet = last >= clock && r->stall == 0;
+            int64_t len = du > st ? (int64_t)(du - st) : 0;
+            int quiet = st == 0 && last >= clock;
             switch (type) {
             case T_MATRIX:
                 rw[nwm].b = b;
@@ -444,7 +445,8 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
                 t = u;
             break;
         case KR_CAT_VALU:
-            H(&sets[WMMA], last, clock, stall, cycles, 1, &t);
+            if (sets[WMMA].n)
+                H(&sets[WMMA], last, clock, stall, cycles, 1, &t);
             H(&sets[VALU], last, clock, stall, cycles, 0, &u);
             if (TOTAL(u) > TOTAL(t))
                 t = u;
@@ -486,8 +488,22 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
             /* earlier quiet VALU tokens end before the interval; iv->b only
              * grows, so the first candidate record only moves forward */
             int64_t from = iv->b - maxc;
-            while (a < n && (int64_t)ins[a].time < from)
-                a++;
+            if (a < n && (int64_t)ins[a].time < from) {   /* gallop, then bisect */
+                size_t step = 1, lo = a, hi = a + 1;
+                while (hi < n && (int64_t)ins[hi].time < from) {
+                    lo = hi;
+                    step *= 2;
+                    hi = lo + step < n ? lo + step : n;
+                }
+                while (lo + 1 < hi) {            /* ins[lo] < from, ins[hi] >= from (or hi == n) */
+                    size_t m = lo + (hi - lo) / 2;
+                    if ((int64_t)ins[m].time < from)
+                        lo = m;
+                    else
+                        hi = m;
+                }
+                a = hi;
+            }
             for (size_t i = a; i < n && (int64_t)ins[i].time < iv->e; i++) {
                 const kr_inst *r = &ins[i];
                 if (r->cat != KR_CAT_VALU || r->stall != 0 || TOKEN_TYPE(r, matrix, c->nrows) != KR_CAT_VALU)

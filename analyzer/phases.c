@@ -430,10 +430,12 @@ static int iterations(const kr_capture *c, an_phases *out)
         return 0;
     uint32_t *inner = malloc((c->nrows ? c->nrows : 1) * sizeof *inner);
     uint32_t *edge_of = malloc((c->nrows ? c->nrows : 1) * sizeof *edge_of);
+    /* inner[row], or a value no loop index takes when the row is a back edge */
+    uint32_t *quick = malloc((c->nrows ? c->nrows : 1) * sizeof *quick);
     lstate *st = calloc(nl, sizeof *st);
     u64v *first = calloc(nl, sizeof *first), *steady = calloc(nl, sizeof *steady);
     uint64_t *per_wave = malloc((nw ? nw : 1) * sizeof *per_wave);
-    int rc = (!inner || !edge_of || !st || !first || !steady || !per_wave) ? KR_INTERNAL : 0;
+    int rc = (!inner || !edge_of || !quick || !st || !first || !steady || !per_wave) ? KR_INTERNAL : 0;
     for (size_t i = 0; i < nl && !rc; i++) {
         out->loops[i].wave_entries = calloc(nw ? nw : 1, sizeof(uint64_t));
         out->loops[i].wave_iterations = calloc(nw ? nw : 1, sizeof(uint64_t));
@@ -449,6 +451,8 @@ static int iterations(const kr_capture *c, an_phases *out)
             for (size_t k = 0; k < out->loops[i].nbackedges; k++)
                 edge_of[out->loops[i].backedges[k]] = (uint32_t)i;
         }
+        for (size_t r = 0; r < c->nrows; r++)
+            quick[r] = edge_of[r] == AN_PHASE_NONE ? inner[r] : AN_PHASE_NONE - 1;
     }
     for (size_t w = 0; w < nw && !rc; w++) {
         const kr_wave *wv = &c->waves[w];
@@ -457,17 +461,17 @@ static int iterations(const kr_capture *c, an_phases *out)
         memset(st, 0, nl * sizeof *st);
         const uint32_t nrows = (uint32_t)c->nrows;
         const kr_inst *x = wv->insts, *xend = wv->insts + wv->ninsts;
-        for (; x < xend && !rc; x++) {
+        for (; x < xend; x++) {
             uint32_t row = x->row;
             if (row >= nrows)             /* unknown PC (line 0) or label: KR_ROW_NONE */
                 continue;
-            uint32_t cur = inner[row];
-            if (cur == prev && edge_of[row] == AN_PHASE_NONE) {   /* nothing changes */
+            if (quick[row] == prev) {     /* same innermost loop, not a back edge: nothing changes */
                 uint64_t end = x->time + x->dur;
                 if (end > done)
                     done = end;
                 continue;
             }
+            uint32_t cur = inner[row];
             if (cur != prev) {
                 /* leave the loops of prev's chain that do not hold this row */
                 for (uint32_t l = prev; l != AN_PHASE_NONE && !rc; l = out->loops[l].parent) {
@@ -493,8 +497,10 @@ static int iterations(const kr_capture *c, an_phases *out)
             uint64_t end = x->time + x->dur;
             if (end > done)
                 done = end;
+            if (rc)
+                break;
             uint32_t l = edge_of[x->row];
-            if (l != AN_PHASE_NONE && x->cat == KR_CAT_JUMP && st[l].in && !rc) {
+            if (l != AN_PHASE_NONE && x->cat == KR_CAT_JUMP && st[l].in) {
                 if (st[l].active) {
                     rc = finish_iteration(&first[l], &steady[l], &st[l], done);
                     st[l].index++;
@@ -531,6 +537,7 @@ static int iterations(const kr_capture *c, an_phases *out)
     free(steady);
     free(inner);
     free(edge_of);
+    free(quick);
     free(st);
     free(per_wave);
     return rc;

@@ -145,7 +145,7 @@ int an_waits_place(const kr_capture *c, const kr_wave *w, const kr_wait_entry *w
     for (; rec < last && e < nwaits; rec++) {
         uint32_t line = rec->line;
         if (line >= nlines || !need[line])
-            continue;
+            continue;                         /* most records: not a memory instruction */
         size_t i = (size_t)(rec - w->insts);
         if (line == waits[e].wait_line) {
             /* the next execution of the wait line is the entry's */
@@ -354,11 +354,6 @@ static int group_by(const jvec *j, size_t nrows, int by_prod, uint32_t **start_o
 
 enum { F_DINST, F_DCYC, F_STALL, F_OBSERVED };
 
-static uint64_t field(const jl *x, int f)
-{
-    return f == F_DINST ? x->dinst : f == F_DCYC ? x->dcyc : f == F_STALL ? x->stall : x->dcyc + x->stall;
-}
-
 /* Order statistics of a field over the links order[lo..hi) (critical ones
  * only when asked). */
 static void stats(const jvec *j, const uint32_t *order, size_t lo, size_t hi, int f, int critical_only,
@@ -369,7 +364,7 @@ static void stats(const jvec *j, const uint32_t *order, size_t lo, size_t hi, in
         const jl *x = &j->v[order[i]];
         if (critical_only && !x->critical)
             continue;
-        tmp[k++] = field(x, f);
+        tmp[k++] = f == F_DINST ? x->dinst : f == F_DCYC ? x->dcyc : f == F_STALL ? x->stall : x->dcyc + x->stall;
     }
     an_dist_of(tmp, k, out);
 }

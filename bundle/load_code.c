@@ -456,9 +456,7 @@ out:
 
 /* ---- the streaming parser ---- */
 
-/* An input error at $.code[row][col][sub] (col, sub < 0: omitted) from the
- * shared value check `check`, prefixed with the column name like the DOM
- * walk's. Only called when the fast inline test failed. */
+/* The shared value checks (json_util.h), as cell_fail calls them. */
 typedef int (*cell_check)(bundle_jctx *j, const bundle_jv *v);
 
 static int check_i64(bundle_jctx *j, const bundle_jv *v) { int64_t x; return bundle_jv_i64(j, v, &x); }
@@ -474,6 +472,9 @@ static int check_array(bundle_jctx *j, const bundle_jv *v)
     return bundle_jerr(j, "expected an array, found %s", bundle_jv_kind(v));
 }
 
+/* An input error at $.code[row][col][sub] (col, sub < 0: omitted) from the
+ * check `check`, prefixed with the column name (kind >= 0) like the DOM
+ * walk's. Only called when the fast inline test failed. */
 static int cell_fail(const char *fname, kr_err *err, size_t row, int col, long sub, int kind,
                      cell_check check, const bundle_jv *v)
 {

@@ -1,6 +1,7 @@
 /* md_hidden.c — the "Hidden and exposed latency" section (FORMATS.md §8.4,
- * analyzer/hidden.h): totals side by side, per class, and the rows ranked by
- * non-hidden latency; plus the analysis.json object of one capture. */
+ * analyzer/hidden.h): totals side by side and the rows ranked by non-hidden
+ * latency; plus the analysis.json object of one capture (which also has
+ * the sums per instruction class). */
 #include <inttypes.h>
 
 #include "common/fmt.h"
@@ -45,20 +46,6 @@ static void totals(rep_doc *d, const an_hidden *const *r, const char *const *lab
     }
 }
 
-static void classes(rep_doc *d, const an_hidden *h)
-{
-    rep_table *t = rep_table_new(d, "lrrrrrr", "class", "total", "hidden idle", "hidden stall", "hidden issue",
-                                 "non-hidden", "non-hidden share", (const char *)NULL);
-    for (int k = 0; k < KR_CLASS_COUNT; k++) {
-        const an_hidden_sum *s = &h->cls[k];
-        if (s->total == 0)
-            continue;
-        rep_table_row(t, kr_class_name((kr_class)k), rep_u64(d, s->total), rep_u64(d, s->hidden_idle),
-                      rep_u64(d, s->hidden_stall), rep_u64(d, s->hidden_issue), rep_u64(d, s->non_hidden),
-                      rep_pct(d, s->non_hidden, s->total), (const char *)NULL);
-    }
-}
-
 static void ranking(rep_doc *d, const an_hidden *h, size_t shown)
 {
     rep_table *t = rep_table_new(d, "rrllrrrrrl", "#", "vaddr", "instruction", "class", "total",
@@ -91,8 +78,6 @@ void rep_md_hidden(rep_doc *d, const an_hidden *const *r, const char *const *lab
             rep_para(d, "No instruction records: nothing to compute.");
             continue;
         }
-        rep_heading(d, sub, "By instruction class");
-        classes(d, h);
         size_t top = h->nranked < h->n ? h->nranked : h->n;
         rep_heading(d, sub, "Top %zu instructions by non-hidden latency", top);
         ranking(d, h, top);

@@ -11,8 +11,8 @@
 #include "report/sections.h"
 #include "report/util.h"
 
-#define MD_DETAIL 3                 /* hot waits whose producers are listed */
-#define MD_PRODUCERS 8              /* producers listed per wait */
+#define MD_DETAIL 2                 /* hot waits whose producers are listed */
+#define MD_PRODUCERS 6              /* producers listed per wait */
 
 /* ---- shared with md_hidden.c and md_phases.c ---- */
 

@@ -127,16 +127,42 @@ typedef struct sb {
     int oom;
 } sb;
 
+/* A coordinate or length with at most one decimal ("12", "12.5", "-3.2").
+ * Charts print tens of thousands of these, so no printf: the value is
+ * rounded to tenths (half away from zero) and written digit by digit. */
 static void num(char *b, size_t cap, double v)
 {
-    if (!isfinite(v))
+    if (!isfinite(v) || v > 1e15 || v < -1e15)
         v = 0;
-    if (v > -0.05 && v < 0.05)
-        v = 0;               /* never print "-0.0" */
-    kr_fmt_fixed(b, cap, v, 1);
-    size_t l = strlen(b);
-    if (l > 2 && b[l - 2] == '.' && b[l - 1] == '0')
-        b[l - 2] = '\0';
+    long long t = llround(v * 10.0);
+    if (t == 0) {
+        if (cap > 1) {
+            b[0] = '0';
+            b[1] = '\0';
+        }
+        return;
+    }
+    char tmp[32];
+    char *p = tmp + sizeof tmp;
+    *--p = '\0';
+    unsigned long long u = t < 0 ? (unsigned long long)(-t) : (unsigned long long)t;
+    if (u % 10) {
+        *--p = (char)('0' + u % 10);
+        *--p = '.';
+    }
+    u /= 10;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (t < 0)
+        *--p = '-';
+    size_t len = (size_t)(tmp + sizeof tmp - 1 - p);
+    if (len >= cap)
+        len = cap ? cap - 1 : 0;
+    memcpy(b, p, len);
+    if (cap)
+        b[len] = '\0';
 }
 
 static void attr(sb *s, xmlNodePtr n, const char *name, const char *value)
@@ -685,18 +711,26 @@ int rep_svg_areas(const rep_area_chart *c, kr_buf *out)
                     num(b, sizeof b, yv);
                     if (k == 0) {
                         num(a, sizeof a, x0);
-                        kr_buf_printf(&d, "M%s,%s", a, b);
+                        kr_buf_putc(&d, 'M');
+                        kr_buf_puts(&d, a);
+                        kr_buf_putc(&d, ',');
+                        kr_buf_puts(&d, b);
                     } else {
-                        kr_buf_printf(&d, "V%s", b);
+                        kr_buf_putc(&d, 'V');
+                        kr_buf_puts(&d, b);
                     }
                     num(a, sizeof a, x1);
-                    kr_buf_printf(&d, "H%s", a);
+                    kr_buf_putc(&d, 'H');
+                    kr_buf_puts(&d, a);
                 }
                 for (size_t k = nb; k-- > 0;) {
                     double x0 = left + pw * ((double)k * c->bin_width) / xmax;
                     num(b, sizeof b, py + ph - ph * lo[k] / ymax);
                     num(a, sizeof a, x0);
-                    kr_buf_printf(&d, "V%sH%s", b, a);
+                    kr_buf_putc(&d, 'V');
+                    kr_buf_puts(&d, b);
+                    kr_buf_putc(&d, 'H');
+                    kr_buf_puts(&d, a);
                 }
                 kr_buf_putc(&d, 'Z');
                 xmlNodePtr path = elem(&s, s.cur, "path");
