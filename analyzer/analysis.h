@@ -21,6 +21,7 @@
 
 typedef struct an_analysis_opts {
     size_t top;              /* hotspot entries per list (--top) */
+    int threads;             /* modules run concurrently on up to this many threads */
     size_t context;          /* disassembly context rows each side */
     const char *target;      /* --target override, NULL to detect */
 } an_analysis_opts;

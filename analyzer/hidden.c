@@ -57,7 +57,7 @@ static int prefix_of(iset *s)
         return KR_INTERNAL;
     int64_t acc = 0, *p = s->pre;
     *p++ = 0;
-    for (const ival *v = s->v, *end = s->v + s->n; v < end; v++)
+    for (const ival *v = s->v, *end = s->n ? s->v + s->n : s->v; v < end; v++)
         *p++ = acc += v->e - v->b;
     s->cur = 0;
     return 0;
@@ -116,7 +116,9 @@ static int util(iset *raw, size_t *ends, size_t nruns, int ordered, iset *tmp, i
     if (reserve(out, raw->n))
         return KR_INTERNAL;
     /* the last two runs (or the one) merged on the fly into the condensing */
-    const ival *x = raw->v, *xm = raw->v + (nruns == 2 ? ends[0] : raw->n), *y = xm, *ye = raw->v + raw->n;
+    size_t split = nruns == 2 ? ends[0] : raw->n;
+    const ival *x = raw->v, *xm = split ? raw->v + split : raw->v, *y = xm,
+               *ye = raw->n ? raw->v + raw->n : raw->v;
     ival *o = out->v;
     int64_t ob = x < xm ? x->b : y->b, oe = ob;   /* the open output interval [ob, oe) */
     while (x < xm || y < ye) {
@@ -143,7 +145,8 @@ static int uni(const iset *x, const iset *y, iset *out)
 {
     if (reserve(out, x->n + y->n + 1))
         return KR_INTERNAL;
-    const ival *a = x->v, *ae = x->v + x->n, *b = y->v, *be = y->v + y->n;
+    /* An empty set may have no storage yet (v == NULL): no pointer arithmetic on it. */
+    const ival *a = x->v, *ae = x->n ? x->v + x->n : x->v, *b = y->v, *be = y->n ? y->v + y->n : y->v;
     ival *o = out->v;
     int have = 0;
     int64_t cb = 0, ce = 0;                 /* the open output interval */
@@ -482,7 +485,7 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
         if (n == 0 || maxc == 0)
             continue;
         size_t a = 0;                     /* first record with time >= iv->b - maxc */
-        for (const ival *iv = mm->v, *ivend = mm->v + mm->n; iv < ivend && a < n; iv++) {
+        for (const ival *iv = mm->v, *ivend = mm->n ? mm->v + mm->n : mm->v; iv < ivend && a < n; iv++) {
             if (iv->e <= iv->b)
                 continue;
             /* earlier quiet VALU tokens end before the interval; iv->b only

@@ -455,7 +455,14 @@ static int match_se_pattern(const char *name, const char *prefix, const char *mi
     return strcmp(p, suffix) == 0;
 }
 
-static int named_by_rules(const kr_capture *c, const char *name)
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* named: the wave file names and snapshot leaves, sorted, so a folder with
+ * many files costs n log n, not n × (waves + leaves). */
+static int named_by_rules(const char *const *named, size_t nnamed, const char *name)
 {
     static const char *const fixed[] = {"filenames.json", "code.json", "occupancy.json",
         "realtime.json", "snapshots.json", "wstates0.json", "wstates1.json", "wstates2.json",
@@ -463,33 +470,37 @@ static int named_by_rules(const kr_capture *c, const char *name)
     for (const char *const *f = fixed; *f; f++)
         if (strcmp(name, *f) == 0)
             return 1;
-    for (size_t i = 0; i < c->nwave_refs; i++)
-        if (strcmp(name, c->wave_refs[i].file) == 0)
-            return 1;
-    for (size_t i = 0; i < c->nsnapshots; i++)
-        if (strcmp(name, c->snapshots[i].leaf) == 0)
-            return 1;
+    if (nnamed && bsearch(&name, named, nnamed, sizeof *named, str_cmp))
+        return 1;
     return match_se_pattern(name, "se", NULL, "_perfcounter.json") ||
            match_se_pattern(name, "other_simd_se", "_", ".json") ||
            match_se_pattern(name, "shaderdata_", "_", ".json");
 }
 
-static int str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static int list_extra_files(kr_capture *c, kr_err *err)
 {
+    size_t nnamed = c->nwave_refs + c->nsnapshots;
+    const char **named = malloc((nnamed ? nnamed : 1) * sizeof *named);
+    if (!named)
+        return oom(err, c->dir);
+    for (size_t i = 0; i < c->nwave_refs; i++)
+        named[i] = c->wave_refs[i].file;
+    for (size_t i = 0; i < c->nsnapshots; i++)
+        named[c->nwave_refs + i] = c->snapshots[i].leaf;
+    if (nnamed)
+        qsort(named, nnamed, sizeof *named, str_cmp);
     DIR *d = opendir(c->dir);
-    if (!d)
+    if (!d) {
+        free(named);
         return kr_err_set(err, KR_INPUT, c->dir, NULL, "cannot list the capture folder");
+    }
     size_t cap = 16, n = 0;
     const char **v = malloc(cap * sizeof *v);
     int rc = 0;
     struct dirent *e;
     while (v && (e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 || named_by_rules(c, e->d_name))
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            named_by_rules(named, nnamed, e->d_name))
             continue;
         if (n == cap) {
             const char **nv = realloc(v, cap * 2 * sizeof *v);
@@ -510,9 +521,11 @@ static int list_extra_files(kr_capture *c, kr_err *err)
         n++;
     }
     closedir(d);
+    free(named);
     if (!v)
         return oom(err, c->dir);
-    qsort(v, n, sizeof *v, str_cmp);
+    if (n)
+        qsort(v, n, sizeof *v, str_cmp);
     if (n) {
         c->extra_files = kr_arena_array(&c->arena, n, sizeof *c->extra_files);
         if (!c->extra_files)

@@ -309,6 +309,8 @@ static int check_counts(bundle_jctx *j, const json_t *v)
     return 0;
 }
 
+static int check_line(bundle_jctx *j, const bundle_jv *v);
+
 static int parse_row(bundle_jctx *j, kr_capture *c, class_cache *cc, const header_map *h, const json_t *rv,
                      kr_code_row *row)
 {
@@ -336,9 +338,13 @@ static int parse_row(bundle_jctx *j, kr_capture *c, class_cache *cc, const heade
         case COL_SERVICE:
             rc = bundle_jget_i64(j, v, &i64);
             break;
-        case COL_LINE:
-            rc = bundle_jget_range(j, v, 0, KR_MAX_LINE_NUMBER, &i64);
+        case COL_LINE: {
+            bundle_jv jv;
+            bundle_jv_of(v, &jv);
+            rc = check_line(j, &jv);
+            i64 = jv.i;
             break;
+        }
         case COL_NOT_ISSUED:
         case COL_STALL_REASONS:
             rc = check_counts(j, v);
@@ -462,10 +468,16 @@ typedef int (*cell_check)(bundle_jctx *j, const bundle_jv *v);
 static int check_i64(bundle_jctx *j, const bundle_jv *v) { int64_t x; return bundle_jv_i64(j, v, &x); }
 static int check_u64(bundle_jctx *j, const bundle_jv *v) { uint64_t x; return bundle_jv_u64(j, v, &x); }
 static int check_str(bundle_jctx *j, const bundle_jv *v) { const char *x; return bundle_jv_str(j, v, &x, NULL); }
+/* LineNumber: 0 .. KR_MAX_LINE_NUMBER (limits.h), the error names the limit. */
 static int check_line(bundle_jctx *j, const bundle_jv *v)
 {
-    int64_t x;
-    return bundle_jv_range(j, v, 0, KR_MAX_LINE_NUMBER, &x);
+    if (v->type != BUNDLE_JT_INTEGER)
+        return bundle_jerr(j, "expected an integer in [0, KR_MAX_LINE_NUMBER = %u], found %s",
+                           (unsigned)KR_MAX_LINE_NUMBER, bundle_jv_kind(v));
+    if (v->i < 0 || v->i > KR_MAX_LINE_NUMBER)
+        return bundle_jerr(j, "expected an integer in [0, KR_MAX_LINE_NUMBER = %u], found %lld",
+                           (unsigned)KR_MAX_LINE_NUMBER, (long long)v->i);
+    return 0;
 }
 static int check_array(bundle_jctx *j, const bundle_jv *v)
 {

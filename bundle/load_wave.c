@@ -64,12 +64,14 @@ static char *copy_name(const char *s, size_t len)
     return n;
 }
 
-/* Makes room for one more element; 0 ok, -1 out of memory. */
+/* Makes room for one more element; 0 ok, -1 out of memory. The first
+ * block is small: a capture of many tiny waves must not cost kilobytes per
+ * wave (memory stays proportional to the bytes read). */
 static int grow(void **arr, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap)
         return 0;
-    size_t ncap = *cap ? *cap * 2 : 256;
+    size_t ncap = *cap ? *cap * 2 : 16;
     if (ncap > KR_MAX_RECORDS_PER_WAVE)
         ncap = KR_MAX_RECORDS_PER_WAVE;
     void *t = realloc(*arr, ncap * elem);

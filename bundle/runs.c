@@ -113,6 +113,8 @@ static void sniff_code(walk *w, const char *dir, const char **kernel, uint8_t *s
     *kernel = "";
     *shell = 0;
     kr_path_join(path, sizeof path, dir, "code.json");
+    if (!kr_is_regular(path))        /* a named pipe must not block the walk */
+        return;
     FILE *f = fopen(path, "rb");
     if (!f)
         return;

@@ -22,12 +22,12 @@ static struct {
 
 const cli_opt cmd_analyze_options[] = {
     {"output", 'o', OPT_STRING, "DIR", "write the outputs into DIR (created if missing)", &o.out_dir},
-    {"format", 0, OPT_STRING, "FMT", "md, json, csv, html or all (default: all with -o, md to stdout without)", &o.format},
+    {"format", 0, OPT_STRING, "FMT", "md, json, csv, html, all, or a comma-separated list (default: all with -o, md to stdout without)", &o.format},
     {"top", 0, OPT_INT, "N", "hotspot rows per list (default 10)", &o.top},
     {"context", 0, OPT_INT, "K", "disassembly rows each side of a hotspot (default 4)", &o.context},
     {"results", 0, OPT_STRING, "FILE", "results.json or rocprofv3 CSV to use instead of searching", &o.results},
     {"target", 0, OPT_STRING, "GFX", "override the detected target (gfx90a, gfx942, gfx950)", &o.target},
-    {"jobs", 'j', OPT_INT, "N", "wave-file parser threads (default: online CPUs)", &o.jobs},
+    {"jobs", 'j', OPT_INT, "N", "threads for parsing and analysis (default: online CPUs)", &o.jobs},
     {"force", 0, OPT_FLAG, NULL, "overwrite existing output files", &o.force},
     {"quiet", 'q', OPT_FLAG, NULL, "print nothing but errors", &o.quiet},
     {0},
@@ -54,15 +54,22 @@ int cmd_analyze(int argc, char **argv)
         return KR_USAGE;
     }
     const char *fmt = o.format ? o.format : (o.out_dir ? "all" : "md");
+    /* A comma-separated list of md, json, csv, html, all. */
     int want_md = 0, want_json = 0, want_csv = 0, want_html = 0;
-    if (strcmp(fmt, "md") == 0) want_md = 1;
-    else if (strcmp(fmt, "json") == 0) want_json = 1;
-    else if (strcmp(fmt, "csv") == 0) want_csv = 1;
-    else if (strcmp(fmt, "html") == 0) want_html = 1;
-    else if (strcmp(fmt, "all") == 0) want_md = want_json = want_csv = want_html = 1;
-    else {
-        cli_usage_error(cmd, "--format must be md, json, csv, html or all, not '%s'", fmt);
-        return KR_USAGE;
+    for (const char *f = fmt; ; ) {
+        size_t n = strcspn(f, ",");
+        if (n == 2 && strncmp(f, "md", 2) == 0) want_md = 1;
+        else if (n == 4 && strncmp(f, "json", 4) == 0) want_json = 1;
+        else if (n == 3 && strncmp(f, "csv", 3) == 0) want_csv = 1;
+        else if (n == 4 && strncmp(f, "html", 4) == 0) want_html = 1;
+        else if (n == 3 && strncmp(f, "all", 3) == 0) want_md = want_json = want_csv = want_html = 1;
+        else {
+            cli_usage_error(cmd, "--format takes md, json, csv, html or all (comma-separated), not '%s'", fmt);
+            return KR_USAGE;
+        }
+        if (!f[n])
+            break;
+        f += n + 1;
     }
     if (!o.out_dir && (want_md + want_json + want_csv + want_html) != 1) {
         cli_usage_error(cmd, "--format %s writes several files: give -o DIR", fmt);
@@ -148,6 +155,7 @@ int cmd_analyze(int argc, char **argv)
     ao.top = o.top > 0 ? (size_t)o.top : 0;
     ao.context = o.context > 0 ? (size_t)o.context : 0;
     ao.target = o.target;
+    ao.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
     for (size_t i = 0; i < ncap; i++) {
         if (an_analyze(caps[i], &ao, &res[i])) {
             fprintf(stderr, "kreport analyze: out of memory analyzing %s\n", dirs[i]);

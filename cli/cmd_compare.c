@@ -44,7 +44,7 @@ const cli_opt cmd_compare_options[] = {
     {"commit", 0, OPT_STRING, "SHA", "candidate commit for the row and --prev (default: run.meta commit)", &o.commit},
     {"note", 0, OPT_STRING, "TEXT", "note / hypothesis for the row (default: run.meta hypothesis)", &o.note},
     {"exit-code", 0, OPT_FLAG, NULL, "exit 0 keep, 1 discard or tie, 6 inconclusive, 7 split, 8 fail", &o.exit_code},
-    {"jobs", 'j', OPT_INT, "N", "wave-file parser threads (default: online CPUs)", &o.jobs},
+    {"jobs", 'j', OPT_INT, "N", "threads for parsing and analysis (default: online CPUs)", &o.jobs},
     {"quiet", 'q', OPT_FLAG, NULL, "print nothing but errors (and the --row line)", &o.quiet},
     {0},
 };
@@ -289,6 +289,7 @@ static int load_capture(const char *dir, const char *label, loaded *l, kr_err *e
     if (rc)
         return rc;
     an_analysis_opts ao = {0};
+    ao.threads = bo.threads;
     if (an_analyze(l->cap, &ao, &l->an))
         return kr_err_set(err, KR_INTERNAL, dir, NULL, "out of memory analyzing the capture");
     l->analyzed = 1;

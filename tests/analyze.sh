@@ -34,6 +34,15 @@ else
     bad "examples/synth_gfx950 missing"
 fi
 
+# Parsing and the analyses run on several threads: outputs must not depend
+# on how many.
+if [ -d "$ex" ]; then
+    for j in 1 3; do
+        expect_rc 0 "$bin" analyze "$ex" -o "$tmp/j$j" -j "$j" -q
+    done
+    diff -r "$tmp/j1" "$tmp/j3" >/dev/null && ok || bad "outputs differ between -j 1 and -j 3"
+fi
+
 # The schema check itself fails on an undeclared key.
 python3 - "$tmp/ex/analysis.json" "$tmp/undeclared.json" <<'PY'
 import json, sys

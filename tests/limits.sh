@@ -118,11 +118,39 @@ f["wave_filenames"] = wf
 open(path, "w").write(json.dumps(f, separators=(",", ":")))
 PY
 }
+rm -rf "$T/small" "$T/big" "$T/snap" "$T/claims"
 c=$(fresh many); listing "$c" 1000000
 run million_waves 1024 3 "se0_sm0_sl0_wv1.json: wave file listed in filenames.json does not exist" \
     "$BIN" analyze "$c" -o "$T/many/out" -q -j2
 c=$(fresh toomany); listing "$c" $(( (1 << 20) + 1 ))
 run max_waves 1024 3 "more than KR_MAX_WAVES (1048576) wave files" "$BIN" analyze "$c" -o "$T/toomany/out" -q
+
+# 20000 tiny waves (about 200 bytes each, 4 MB in all) with their occupancy
+# rows: memory follows the bytes, not a fixed block per wave (this cost about
+# 190 MiB when every wave started with room for 256 records).
+c=$(fresh tiny)
+rm "$c"/se*_sm*.json
+python3 - "$c" 20000 <<'PY'
+import json, sys
+cap, n = sys.argv[1], int(sys.argv[2])
+f = json.load(open(cap + "/filenames.json"))
+slot, rows = {}, []
+for k in range(n):
+    name, b = "se0_sm0_sl0_wv%d.json" % k, 1000 + 100 * k
+    slot[str(k)] = [name, b, b + 50]
+    rows += [[b, 1, 0, 0, 1, 1], [b + 50, 1, 0, 0, 0, 1]]
+    with open(cap + "/" + name, "w") as w:
+        w.write('{"duration":50,"name":"SE0","num_insts":1,"num_stitched":1,"wave":{"begin":%d,"cu":1,'
+                '"end":%d,"id":%d,"simd":0,"slot":0,"instructions":[[%d,11,0,4,45]],"timeline":[[1,4],[3,46]],'
+                '"waitcnt":null}}' % (b, b + 50, k, b + 4))
+f["wave_filenames"] = {"0": {"0": {"0": slot}}}
+open(cap + "/filenames.json", "w").write(json.dumps(f, separators=(",", ":")))
+o = json.load(open(cap + "/occupancy.json"))
+o["0"] = rows
+open(cap + "/occupancy.json", "w").write(json.dumps(o, separators=(",", ":")))
+PY
+run tiny_waves 96 0 "" "$BIN" analyze "$c" -o "$T/tiny/out" -q -j2
+rm -rf "$T/tiny"
 
 # 100000 snapshot leaves naming one 1 MiB copy: the copy is read once.
 c=$(fresh leaves)

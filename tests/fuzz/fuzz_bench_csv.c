@@ -18,10 +18,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = bundle_csv_parse(&a, buf, size, "bench.csv", &t, &err);
     fz_check(rc, &err);
     if (rc == 0) {
-        an_bench_csv b = {"bench.csv", 0, t.ncols, t.nrows, (const char *const *)t.header,
-                          (const char *const *)t.cells, t.lines};
+        an_bench_csv b;
+        memset(&b, 0, sizeof b);
+        b.path = "bench.csv";
+        b.ncols = t.ncols;
+        b.nrows = t.nrows;
+        b.header = (const char *const *)t.header;
+        b.cells = (const char *const *)t.cells;
+        b.lines = t.lines;
         an_bench_cmp cmp;
-        an_bench_opts o = {NULL, NULL};
+        an_bench_opts o;
+        memset(&o, 0, sizeof o);
         if (an_bench_pair(&b, &b, &o, &cmp, &err) == 0) {
             if (an_bench_classes(&cmp, NULL, NULL, 0, &err) == 0)
                 (void)an_bench_script(&cmp, 1, 50);

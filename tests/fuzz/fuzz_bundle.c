@@ -185,12 +185,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_check(rc, &err);
     if (rc)
         return 0;
-    an_analysis_opts ao = {10, 4, NULL};
+    an_analysis_opts ao;
+    memset(&ao, 0, sizeof ao);
+    ao.top = 10;
+    ao.context = 4;
+    ao.threads = 1;
     an_analysis res;
     if (an_analyze(c, &ao, &res) == 0) {
         const an_analysis *rp = &res;
         const char *label = "small";
-        rep_meta meta = {"ui_output_agent_32235_dispatch_44", NULL, "kreport analyze X -o OUTPUT_DIR"};
+        rep_meta meta;
+        memset(&meta, 0, sizeof meta);
+        meta.input = "ui_output_agent_32235_dispatch_44";
+        meta.rerun = "kreport analyze X -o OUTPUT_DIR";
         kr_buf b;
         kr_buf_init(&b);
         (void)rep_analysis_markdown(&rp, &label, 1, &meta, &b);
@@ -203,7 +210,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kr_buf_free(&b);
         an_analysis_free(&res);
     }
-    an_validate_opts vo = {0};
+    an_validate_opts vo;
+    memset(&vo, 0, sizeof vo);
     an_validation v;
     (void)an_validate(c, &vo, &v);
     an_validation_free(&v);

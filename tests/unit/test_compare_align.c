@@ -4,6 +4,7 @@
 #include "analyzer/analysis.h"
 #include "analyzer/compare_trace.h"
 #include "bundle/capture.h"
+#include "common/arena.h"
 #include "tests/unit/t.h"
 
 static void test_normalize(void)
@@ -27,15 +28,17 @@ static void test_normalize(void)
     T_EQ_U64(strlen(buf), 7);
 }
 
-/* Code rows from ISA texts; the mnemonic is the text up to the first space
- * (allocated; the tests leave it to the process exit). */
+/* Mnemonics of the hand-built rows live here until main ends. */
+static kr_arena mnemonics;
+
+/* Code rows from ISA texts; the mnemonic is the text up to the first space. */
 static void rows_of(kr_code_row *r, const char *const *isa, size_t n)
 {
     memset(r, 0, n * sizeof *r);
     for (size_t i = 0; i < n; i++) {
         r[i].isa = isa[i];
         r[i].is_label = isa[i][0] == ';';
-        r[i].mnemonic = strndup(isa[i], strcspn(isa[i], " "));
+        r[i].mnemonic = kr_arena_strndup(&mnemonics, isa[i], strcspn(isa[i], " "));
     }
 }
 
@@ -235,5 +238,6 @@ int main(void)
     test_anchors();
     test_greedy();
     test_identical_captures();
+    kr_arena_free(&mnemonics);
     return t_done("test_compare_align");
 }

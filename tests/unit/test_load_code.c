@@ -343,9 +343,9 @@ static void test_errors(void)
                "[\"s_nop 1\",0,1,\"\",1,8,1,4,0,0]]," HDR10 "}",
                "$.code[2][2]", "duplicate LineNumber 1 (already used by $.code[1])");
     expect_err("{\"code\":[[\"s_nop 0\",0,16777217,\"\",1,4,1,4,0,0]]," HDR10 "}",
-               "$.code[0][2]", "LineNumber: expected an integer in [0, 16777216], found 16777217");
+               "$.code[0][2]", "LineNumber: expected an integer in [0, KR_MAX_LINE_NUMBER = 16777216], found 16777217");
     expect_err("{\"code\":[[\"s_nop 0\",0,-1,\"\",1,4,1,4,0,0]]," HDR10 "}",
-               "$.code[0][2]", "LineNumber: expected an integer in [0, 16777216], found -1");
+               "$.code[0][2]", "LineNumber: expected an integer in [0, KR_MAX_LINE_NUMBER = 16777216], found -1");
     expect_err("{\"code\":[[\"s_nop 0\",0,1,\"\",1,4,1,4,0,0]]," HDR10 ",\"version\":3}",
                "$.version", "expected a string, found an integer");
     /* > 2^63 - 1: jansson refuses it (never a double); column 53 is the last digit */

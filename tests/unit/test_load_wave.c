@@ -453,13 +453,15 @@ static void test_hub(void)
             /* keep two inputs for the mutation tests */
             if (!hub_smallest || len < hub_smallest_len) {
                 free(hub_smallest);
-                hub_smallest = malloc(len);
+                hub_smallest = malloc(len + 1);   /* NUL-terminated: splice() uses strstr */
                 memcpy(hub_smallest, data, len);
+                hub_smallest[len] = '\0';
                 hub_smallest_len = len;
             }
             if (strstr(path, "55351_dispatch_426/se0_sm0_sl0_wv0.json")) {
-                hub_big_one = malloc(len);
+                hub_big_one = malloc(len + 1);
                 memcpy(hub_big_one, data, len);
+                hub_big_one[len] = '\0';
                 hub_big_len = len;
             }
         }
