@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,16 +102,30 @@ int kr_outset_add(kr_outset *s, const char *name, const void *data, size_t len, 
     if (!s->force && kr_file_exists(final))
         return kr_err_set(err, KR_OUTPUT, final, NULL, "exists; use --force to overwrite");
     snprintf(tmp, sizeof tmp, "%s/.%s.tmp.XXXXXX", s->dir, name);
+    /* A signal between creating the temp file and registering it would leave
+     * the file behind: hold the handled signals until it is registered. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGQUIT);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
     int fd = mkstemp(tmp);
-    if (fd < 0)
-        return kr_err_set(err, KR_OUTPUT, final, NULL, "cannot create: %s", strerror(errno));
+    if (fd < 0) {
+        int e = errno;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        return kr_err_set(err, KR_OUTPUT, final, NULL, "cannot create: %s", strerror(e));
+    }
     char *tmp_copy = strdup(tmp);
     if (!tmp_copy) {
         close(fd);
         unlink(tmp);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
         return kr_err_set(err, KR_INTERNAL, final, NULL, "out of memory");
     }
     temp_register(tmp_copy);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     const char *p = data;
     size_t left = len;
     while (left) {
