@@ -11,6 +11,8 @@
 #   tests/fuzz/seeds.sh run BUILD OUT SECONDS [TARGET...]
 #       runs each fuzz_<TARGET> of BUILD (all when none is named) for
 #       SECONDS with OUT/<target> as its corpus (new inputs are added there),
+#       a fixed -seed=1 (the same mutations every run, so a CI smoke does
+#       not fail at random),
 #       tests/fuzz/json.dict for JSON targets, ASan+UBSan as built, at most
 #       two at a time (KR_FUZZ_JOBS), nice -n 19. Crash, leak and timeout
 #       inputs land in OUT/artifacts/<target>/. Prints one line per target:
@@ -184,7 +186,7 @@ run_targets() {
         mkdir -p "$corpus/$name" "$corpus/artifacts/$name"
         local dict=()
         case "$name" in csv*|bench_csv) ;; *) dict=(-dict="$here/json.dict") ;; esac
-        nice -n 19 "$bin" "${dict[@]}" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+        nice -n 19 "$bin" "${dict[@]}" -seed=1 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
             -max_len=65536 -print_final_stats=1 -artifact_prefix="$corpus/artifacts/$name/" \
             "$corpus/$name" > "$logs/$name.log" 2>&1 &
         pids+=($!)
