@@ -348,7 +348,7 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
     int ordered = 1;                      /* every wave's begins are nondecreasing */
     for (size_t o = lo; o < hi; o++) {
         const kr_wave *w = &c->waves[order[o]];
-        const kr_inst *r = w->insts, *end = w->insts + w->ninsts;
+        const kr_inst *r = w->insts, *end = w->ninsts ? w->insts + w->ninsts : w->insts;  /* no NULL + 0 */
         int64_t prev_b = INT64_MIN, last = (int64_t)w->begin, maxc = 0;
         uint32_t wave = (uint32_t)(o - lo);
         for (; r < end; r++) {
@@ -429,7 +429,7 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
     /* pass 2: the listed tokens */
     uint32_t at = UINT32_MAX;
     const kr_wave *w = NULL;
-    for (const wtok *x = tk, *xend = tk + nt; x < xend; x++) {
+    for (const wtok *x = tk, *xend = nt ? tk + nt : tk; x < xend; x++) {
         if (x->wave != at) {
             at = x->wave;
             w = &c->waves[order[lo + at]];

@@ -460,7 +460,7 @@ static int iterations(const kr_capture *c, an_phases *out)
         uint32_t prev = AN_PHASE_NONE;             /* innermost loop of the previous record */
         memset(st, 0, nl * sizeof *st);
         const uint32_t nrows = (uint32_t)c->nrows;
-        const kr_inst *x = wv->insts, *xend = wv->insts + wv->ninsts;
+        const kr_inst *x = wv->insts, *xend = wv->ninsts ? wv->insts + wv->ninsts : wv->insts;
         for (; x < xend; x++) {
             uint32_t row = x->row;
             if (row >= nrows)             /* unknown PC (line 0) or label: KR_ROW_NONE */

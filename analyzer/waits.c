@@ -141,7 +141,7 @@ int an_waits_place(const kr_capture *c, const kr_wave *w, const kr_wait_entry *w
     int rc = 0;
     const uint8_t *need = f.need;
     const uint32_t nlines = f.nlines;
-    const kr_inst *rec = w->insts, *last = w->insts + w->ninsts;
+    const kr_inst *rec = w->insts, *last = w->ninsts ? w->insts + w->ninsts : w->insts;
     for (; rec < last && e < nwaits; rec++) {
         uint32_t line = rec->line;
         if (line >= nlines || !need[line])

@@ -127,6 +127,10 @@ base = os.path.join(out, "synth_1")
 data = open(base, "rb").read()
 open(os.path.join(out, "edge_links"), "wb").write(
     data + b"=== source_9_x.py -> ../../outside.py\n=== wstates0.json/\n=== source_8_y.py -> /etc/hostname\n")
+# A wave with "instructions": null (its SIMD then has no records at all).
+import re
+open(os.path.join(out, "edge_null_insts"), "wb").write(
+    re.sub(rb'"instructions":\[\[.*?\]\],"simd"', b'"instructions":null,"simd"', data, count=1))
 PY
 
     # Small real fragments (first bytes of real files), when the hub is there.
@@ -177,7 +181,7 @@ run_targets() {
             what=$(grep -m1 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY|fuzz:' "$log" || echo "exit $st")
             fail=1
         fi
-        echo "fuzz $name: ${execs:-0} execs in $secs s, $what"
+        echo "fuzz $name: ${execs:-0} execs (run of up to $secs s), $what"
         [ "$st" -ne 0 ] && grep -v '^#' "$log" | sed -n '/ERROR\|runtime error\|^fuzz:\|ALARM/,$p' | head -40
     }
     for name in "${targets[@]}"; do
