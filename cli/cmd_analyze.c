@@ -41,6 +41,37 @@ static int fail(const kr_err *err)
     return err->code ? err->code : KR_INTERNAL;
 }
 
+/* The output documents are independent renderings of the same results, so
+ * they are built as concurrent tasks (costliest first); each writes only its
+ * own buffer, and the bytes never depend on thread timing. */
+enum { R_HTML, R_JSON, R_MD, R_HOT, R_SRC, R_COUNT };
+
+typedef struct render_job {
+    const an_analysis *const *res;
+    const char *const *labels;
+    size_t n;
+    const rep_meta *meta;
+    int want[R_COUNT];
+    kr_buf *out[R_COUNT];
+    int rc[R_COUNT];
+} render_job;
+
+static void render_task(void *ctx, size_t i, int worker)
+{
+    (void)worker;
+    render_job *j = ctx;
+    if (!j->want[i])
+        return;
+    switch (i) {
+    case R_HTML: j->rc[i] = rep_analysis_html(j->res, j->labels, j->n, j->meta, j->out[i]); break;
+    case R_JSON: j->rc[i] = rep_analysis_json(j->res, j->labels, j->n, j->meta, j->out[i]); break;
+    case R_MD: j->rc[i] = rep_analysis_markdown(j->res, j->labels, j->n, j->meta, j->out[i]); break;
+    case R_HOT: j->rc[i] = rep_hotspots_csv(j->res, j->labels, j->n, j->out[i]); break;
+    case R_SRC: j->rc[i] = rep_source_lines_csv(j->res, j->labels, j->n, j->out[i]); break;
+    default: break;
+    }
+}
+
 int cmd_analyze(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
@@ -176,11 +207,11 @@ int cmd_analyze(int argc, char **argv)
      * committed example report) does not depend on where it was written. */
     snprintf(rerun, sizeof rerun, "kreport analyze %s -o OUTPUT_DIR", input);
     rep_meta meta = { kr_path_base(input), ex ? ex->name : NULL, rerun };
-    const char *const *lab = (const char *const *)labels;
-    if ((want_md && rep_analysis_markdown(resp, lab, ncap, &meta, &md)) ||
-        (want_json && rep_analysis_json(resp, lab, ncap, &meta, &js)) ||
-        (want_csv && (rep_hotspots_csv(resp, lab, ncap, &hot) || rep_source_lines_csv(resp, lab, ncap, &src))) ||
-        (want_html && rep_analysis_html(resp, lab, ncap, &meta, &html))) {
+    render_job rj = { resp, (const char *const *)labels, ncap, &meta,
+                      { want_html, want_json, want_md, want_csv, want_csv },
+                      { &html, &js, &md, &hot, &src }, {0} };
+    kr_parallel_for(R_COUNT, ao.threads, render_task, &rj);
+    if (rj.rc[R_HTML] || rj.rc[R_JSON] || rj.rc[R_MD] || rj.rc[R_HOT] || rj.rc[R_SRC]) {
         fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
         rc = KR_INTERNAL;
         goto done;
