@@ -429,3 +429,56 @@ void an_advice_free(an_advice *a)
     free(a->items);
     memset(a, 0, sizeof *a);
 }
+
+int an_advice_add_roofline(const an_roofline *r, an_advice *a)
+{
+    if (!r || !r->has_target)
+        return 0;
+    int memory = r->target_ceiling == AN_BOUND_MEMORY;
+    double pct = 100.0 * (memory ? r->pct_bytes : r->pct_flops);
+    const char *peak = memory ? "peak HBM bandwidth" : an_ceiling_id(r->unit, r->dtype);
+    const char *how = r->bound == AN_BOUND_UNKNOWN ? "bound unknown (give both FLOPs and bytes)"
+                      : memory ? "memory-bound" : "compute-bound";
+    an_advice_item it = {0};
+    it.id = "roofline";
+    it.share = -1;
+    const char *what = r->bound == AN_BOUND_UNKNOWN ? (memory ? "HBM traffic" : "Math throughput")
+                       : memory ? "Memory-bound" : "Compute-bound";
+    if (r->at_target)
+        it.title = dupf("%s at %.1f %% of %s on %s: within the %.0f %% target", what, pct, peak, r->device,
+                        100.0 * r->target_pct);
+    else
+        it.title = dupf("%s at %.1f %% of %s on %s: %.0f %% would take %.2f us per dispatch (%.2fx faster)", what,
+                        pct, peak, r->device, 100.0 * r->target_pct, (double)r->target_time_ns / 1000.0,
+                        r->target_speedup);
+    if (r->at_target)
+        it.action = dupf("Little is left on this ceiling: a faster kernel needs less work (%s) rather than "
+                         "better scheduling.", memory ? "fewer HBM bytes: reuse, fusion, narrower types"
+                                                      : "fewer FLOPs or a lower-precision data type");
+    else if (memory)
+        it.action = dupf("Cut HBM traffic (reuse tiles in LDS or registers, fuse passes, narrower types) and keep "
+                         "more bytes in flight (wider, coalesced loads issued earlier) before tuning the math.");
+    else
+        it.action = dupf("Keep the matrix units fed: fewer non-MFMA instructions per MFMA, deeper software "
+                         "pipelining of the loads, enough waves to cover the MFMA latency; a lower-precision "
+                         "ceiling is faster if accuracy allows.");
+    if (r->has_intensity)
+        it.evidence = dupf("%s; intensity %.2f FLOP/byte vs ridge %.1f FLOP/byte; %.1f %% of peak FLOP/s, "
+                           "%.1f %% of peak HBM; %" PRIu64 " ns per dispatch (%s)", how, r->intensity, r->ridge,
+                           100.0 * r->pct_flops, 100.0 * r->pct_bytes, r->time_ns,
+                           r->time_source ? r->time_source : "?");
+    else
+        it.evidence = dupf("%s; %.1f %% of %s; %" PRIu64 " ns per dispatch (%s)", how, pct, peak, r->time_ns,
+                           r->time_source ? r->time_source : "?");
+    size_t cap = a->n;
+    int rc = push(a, &cap, &it);
+    if (rc) {
+        an_advice_free(a);
+        return rc;
+    }
+    /* push appended it: rotate it to the front. */
+    an_advice_item first = a->items[a->n - 1];
+    memmove(a->items + 1, a->items, (a->n - 1) * sizeof *a->items);
+    a->items[0] = first;
+    return 0;
+}

@@ -1,6 +1,10 @@
 /* advice.h — ranked recommendations, each tied to evidence from the other
  * analyses. Deterministic rules, no invented text:
  *
+ * First (an_advice_add_roofline, put in front of all others):
+ *   roofline     the speed-of-light target is known (analyzer/roofline.h):
+ *                the bound, % of the binding peak, time at the target
+ *
  * Stall rules (one per group of kreport stall buckets, analyzer/stalls.h),
  * fire when the group holds >= AN_ADVICE_MIN_SHARE of the capture's stall
  * cycles; ranked by cycles descending, then rule order:
@@ -44,6 +48,7 @@
 #include "analyzer/hidden.h"
 #include "analyzer/occupancy.h"
 #include "analyzer/phases.h"
+#include "analyzer/roofline.h"
 #include "analyzer/sources.h"
 #include "analyzer/stalls.h"
 #include "analyzer/states.h"
@@ -82,6 +87,11 @@ int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_sta
  * may be NULL: its rules are skipped). 0 or KR_INTERNAL (a is then freed). */
 int an_advice_add_flow(const kr_capture *c, const an_waits *waits, const an_phases *phases,
                        const an_hidden *hidden, an_advice *a);
+/* Puts the roofline rule first (id "roofline"), when r has a target
+ * (analyzer/roofline.h): the bound, the % of the binding peak on the device,
+ * the time at AN_ROOF_TARGET of it and what to try. 0 or KR_INTERNAL (a is
+ * then freed). */
+int an_advice_add_roofline(const an_roofline *r, an_advice *a);
 void an_advice_free(an_advice *a);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "analyzer/stream.h"
 #include "common/err.h"
 #include "common/pool.h"
 
@@ -19,6 +20,7 @@ typedef struct {
     an_occupancy_opts occ;
     an_waits_opts waits;
     an_hidden_opts hidden;
+    an_stream *stream;               /* wave-dependent results come from here; NULL: from c's waves */
     int rc[T_COUNT];
 } an_job;
 
@@ -31,29 +33,38 @@ static void run_module(void *ctx, size_t task, int worker)
     int rc = 0;
     switch (task) {
     /* Costliest first, so two threads finish together. */
-    case 0: rc = an_hidden_compute(c, &j->hidden, &out->hidden); task = T_HIDDEN; break;
-    case 1: rc = an_waits_compute(c, &j->waits, &out->waits); task = T_WAITS; break;
-    case 2: rc = an_classes_compute(c, &out->classes); task = T_CLASSES; break;
-    case 3: rc = an_states_compute(c, &out->states); task = T_STATES; break;
+    case 0: rc = j->stream ? an_stream_hidden(j->stream, c, &j->hidden, &out->hidden)
+                           : an_hidden_compute(c, &j->hidden, &out->hidden); task = T_HIDDEN; break;
+    case 1: rc = j->stream ? an_stream_waits(j->stream, c, &j->waits, &out->waits)
+                           : an_waits_compute(c, &j->waits, &out->waits); task = T_WAITS; break;
+    case 2: rc = j->stream ? an_stream_classes(j->stream, c, &out->classes)
+                           : an_classes_compute(c, &out->classes); task = T_CLASSES; break;
+    case 3: rc = j->stream ? an_stream_states(j->stream, c, &out->states)
+                           : an_states_compute(c, &out->states); task = T_STATES; break;
     case 4: rc = an_stalls_compute(c, &out->stalls); task = T_STALLS; break;
     case 5: rc = an_hotspots_compute(c, &j->hot, &out->hotspots); task = T_HOTSPOTS; break;
     case 6: rc = an_sources_compute(c, NULL, &out->sources); task = T_SOURCES; break;
     case 7: rc = an_occupancy_compute(c, &j->occ, &out->occupancy); task = T_OCCUPANCY; break;
-    case 8: rc = an_phases_compute(c, &out->phases); task = T_PHASES; break;
+    case 8: rc = j->stream ? an_stream_phases(j->stream, c, &out->phases)
+                           : an_phases_compute(c, &out->phases); task = T_PHASES; break;
     default: return;
     }
     j->rc[task] = rc;
 }
 
-int an_analyze(const kr_capture *c, const an_analysis_opts *opts, an_analysis *out)
+static int analyze(const kr_capture *c, const an_analysis_opts *opts, an_stream *stream, an_analysis *out)
 {
     memset(out, 0, sizeof *out);
     out->cap = c;
-    an_totals_compute(c, &out->totals);
+    if (stream)
+        an_stream_totals(stream, c, &out->totals);
+    else
+        an_totals_compute(c, &out->totals);
     an_job job;
     memset(&job, 0, sizeof job);
     job.c = c;
     job.out = out;
+    job.stream = stream;
     job.hot.n = AN_HOTSPOTS_DEFAULT_N;
     job.hot.context = AN_HOTSPOTS_DEFAULT_CONTEXT;
     int threads = 1;
@@ -72,16 +83,44 @@ int an_analyze(const kr_capture *c, const an_analysis_opts *opts, an_analysis *o
     int rc = 0;
     for (int t = 0; t < T_COUNT && !rc; t++)   /* the first failure in module order */
         rc = job.rc[t];
+    /* Counters, roofline and saturation read the occupancy's kernel. */
+    const char *kernel = out->occupancy.nkernels && out->occupancy.primary < out->occupancy.nkernels
+                             ? out->occupancy.kernels[out->occupancy.primary].name
+                             : NULL;
+    const an_roofline_opts *roof = opts ? &opts->roof : NULL;
+    if (!rc) {
+        an_counters_compute(c, kernel, &out->counters);
+        rc = an_roofline_compute(c, kernel, &out->counters, roof, &out->roofline);
+        an_saturation_compute(&out->occupancy, roof && roof->hw ? roof->hw->cu_count : -1, &out->saturation);
+    }
     if (!rc)
         rc = an_advice_compute(c, &out->totals, &out->states, &out->stalls, &out->sources,
                                &out->occupancy, &out->advice);
     if (!rc)
         rc = an_advice_add_flow(c, &out->waits, &out->phases, &out->hidden, &out->advice);
+    if (!rc)
+        rc = an_advice_add_roofline(&out->roofline, &out->advice);
     if (rc) {
         an_analysis_free(out);
         return rc;
     }
     return 0;
+}
+
+int an_analyze(const kr_capture *c, const an_analysis_opts *opts, an_analysis *out)
+{
+    return analyze(c, opts, NULL, out);
+}
+
+int an_analyze_stream(an_stream *s, const kr_capture *c, const an_analysis_opts *opts, an_analysis *out)
+{
+    if (an_stream_deferred(s))
+        return analyze(c, opts, NULL, out);
+    if (an_stream_prepare(s)) {
+        memset(out, 0, sizeof *out);
+        return KR_INTERNAL;
+    }
+    return analyze(c, opts, s, out);
 }
 
 void an_analysis_free(an_analysis *a)
@@ -95,5 +134,6 @@ void an_analysis_free(an_analysis *a)
     an_waits_free(&a->waits);
     an_hidden_free(&a->hidden);
     an_phases_free(&a->phases);
+    an_roofline_free(&a->roofline);
     memset(a, 0, sizeof *a);
 }

@@ -8,10 +8,13 @@
 
 #include "analyzer/advice.h"
 #include "analyzer/classes.h"
+#include "analyzer/counters.h"
 #include "analyzer/hotspots.h"
 #include "analyzer/hidden.h"
 #include "analyzer/occupancy.h"
 #include "analyzer/phases.h"
+#include "analyzer/roofline.h"
+#include "analyzer/saturation.h"
 #include "analyzer/sources.h"
 #include "analyzer/stalls.h"
 #include "analyzer/states.h"
@@ -24,6 +27,7 @@ typedef struct an_analysis_opts {
     int threads;             /* modules run concurrently on up to this many threads */
     size_t context;          /* disassembly context rows each side */
     const char *target;      /* --target override, NULL to detect */
+    an_roofline_opts roof;   /* device, --flops/--bytes/--time-ns/--ceiling */
 } an_analysis_opts;
 
 typedef struct an_analysis {
@@ -39,6 +43,9 @@ typedef struct an_analysis {
     an_waits waits;          /* s_waitcnt producers, distances, exposed latency */
     an_hidden hidden;        /* §8.4 hidden / non-hidden latency */
     an_phases phases;        /* loops, prologue / loop / epilogue */
+    an_counters counters;    /* counter collection of the capture's kernel */
+    an_roofline roofline;    /* roofline and speed of light */
+    an_saturation saturation;   /* can the grid fill the GPU */
 } an_analysis;
 
 /* 0 or KR_INTERNAL (allocation). On failure out holds nothing to free. */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/err.h"
+
 const kr_class an_class_order[] = {
     KR_CLASS_VALU, KR_CLASS_WAITCNT, KR_CLASS_MATRIX, KR_CLASS_VMEM, KR_CLASS_LDS,
     KR_CLASS_SALU, KR_CLASS_SMEM, KR_CLASS_NOP, KR_CLASS_BARRIER, KR_CLASS_BRANCH,
@@ -64,7 +66,8 @@ static void record_one(const kr_capture *c, an_classes *out, const kr_inst *in)
     }
 }
 
-int an_classes_compute(const kr_capture *c, an_classes *out)
+/* The code-row figures (everything but the records). */
+static void rows_part(const kr_capture *c, an_classes *out)
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < c->nrows; i++) {
@@ -84,59 +87,105 @@ int an_classes_compute(const kr_capture *c, an_classes *out)
         out->stall = sat_add(out->stall, r->stall);
         out->idle = sat_add(out->idle, r->idle);
     }
+}
 
-    /* Records are counted per (class of their row, category) first, then
-     * folded into the sums: the class of each LineNumber is looked up once
-     * (line_class; NO_ROW for line 0, unused lines and no map), and each
-     * record costs one increment. Without memory for the tables every record
-     * is looked up and added on its own (record_one); the sums are the same. */
-    enum { NO_ROW = 0xFF, UNKNOWN = KR_CLASS_COUNT, NCAT = 256 };
-    size_t nmap = c->line_to_row ? c->nline_map : 0;
-    uint8_t *line_class = malloc(nmap ? nmap : 1);
-    uint64_t (*count)[NCAT] = calloc(KR_CLASS_COUNT + 1, sizeof *count);
-    for (size_t l = 0; l < nmap && line_class; l++) {
-        unsigned k = class_of_line(c, (uint32_t)l);
-        line_class[l] = (uint8_t)(k == NO_ROW ? UNKNOWN : k);
+/* Records are counted per (class of their row, category) first, then
+ * folded into the sums: the class of each LineNumber is looked up once
+ * (line_class; UNKNOWN for line 0, unused lines and no map), and each
+ * record costs one increment. */
+enum { UNKNOWN = KR_CLASS_COUNT, NCAT = 256 };
+
+int an_classes_acc_init(const kr_capture *c, an_classes_acc *a)
+{
+    memset(a, 0, sizeof *a);
+    a->nmap = c->line_to_row ? c->nline_map : 0;
+    a->line_class = malloc(a->nmap ? a->nmap : 1);
+    a->count = calloc(KR_CLASS_COUNT + 1, sizeof *a->count);
+    if (!a->line_class || !a->count) {
+        an_classes_acc_free(a);
+        return KR_INTERNAL;
     }
+    for (size_t l = 0; l < a->nmap; l++) {
+        unsigned k = class_of_line(c, (uint32_t)l);
+        a->line_class[l] = (uint8_t)(k == 0xFF ? UNKNOWN : k);
+    }
+    return 0;
+}
+
+void an_classes_acc_wave(an_classes_acc *a, const kr_wave *w)
+{
+    a->written = sat_add(a->written, w->num_insts);
+    a->records += w->ninsts;
+    for (size_t j = 0; j < w->ninsts; j++) {
+        const kr_inst *in = &w->insts[j];
+        a->count[in->line < a->nmap ? a->line_class[in->line] : UNKNOWN][in->cat]++;
+    }
+}
+
+void an_classes_acc_merge(an_classes_acc *into, const an_classes_acc *from)
+{
+    into->written = sat_add(into->written, from->written);
+    into->records += from->records;
+    for (unsigned k = 0; k <= KR_CLASS_COUNT; k++)
+        for (unsigned cat = 0; cat < NCAT; cat++)
+            into->count[k][cat] += from->count[k][cat];
+}
+
+void an_classes_acc_free(an_classes_acc *a)
+{
+    free(a->line_class);
+    free(a->count);
+    memset(a, 0, sizeof *a);
+}
+
+void an_classes_finish(const kr_capture *c, const an_classes_acc *a, an_classes *out)
+{
+    rows_part(c, out);
+    out->records = a->records;
+    for (unsigned cat = 0; cat < NCAT; cat++)
+        out->records_unknown += a->count[UNKNOWN][cat];
+    for (unsigned k = 0; k < KR_CLASS_COUNT; k++) {
+        an_class_sums *s = &out->by_class[k];
+        for (unsigned cat = 0; cat < NCAT; cat++) {
+            uint64_t n = a->count[k][cat];
+            if (!n)
+                continue;
+            s->records += n;
+            if (cat < KR_CAT_COUNT)
+                s->records_by_cat[cat] += n;
+            else
+                s->records_other_cat += n;
+            if (!an_class_allows_cat((kr_class)k, cat)) {
+                s->records_incompatible += n;
+                out->records_incompatible += n;
+            }
+        }
+    }
+    /* Streams were dropped only if the files announced records the model lacks. */
+    out->records_kept = out->records > 0 || a->written == 0;
+}
+
+int an_classes_compute(const kr_capture *c, an_classes *out)
+{
+    an_classes_acc a;
+    if (an_classes_acc_init(c, &a) == 0) {
+        for (size_t w = 0; w < c->nwaves; w++)
+            an_classes_acc_wave(&a, &c->waves[w]);
+        an_classes_finish(c, &a, out);
+        an_classes_acc_free(&a);
+        return 0;
+    }
+    /* Without memory for the tables every record is looked up and added on
+     * its own; the sums are the same. */
+    rows_part(c, out);
     uint64_t written = 0;
     for (size_t w = 0; w < c->nwaves; w++) {
         const kr_wave *wave = &c->waves[w];
         written = sat_add(written, wave->num_insts);
         out->records += wave->ninsts;
-        if (line_class && count) {
-            for (size_t j = 0; j < wave->ninsts; j++) {
-                const kr_inst *in = &wave->insts[j];
-                count[in->line < nmap ? line_class[in->line] : UNKNOWN][in->cat]++;
-            }
-        } else {
-            for (size_t j = 0; j < wave->ninsts; j++)
-                record_one(c, out, &wave->insts[j]);
-        }
+        for (size_t j = 0; j < wave->ninsts; j++)
+            record_one(c, out, &wave->insts[j]);
     }
-    if (line_class && count) {
-        for (unsigned cat = 0; cat < NCAT; cat++)
-            out->records_unknown += count[UNKNOWN][cat];
-        for (unsigned k = 0; k < KR_CLASS_COUNT; k++) {
-            an_class_sums *s = &out->by_class[k];
-            for (unsigned cat = 0; cat < NCAT; cat++) {
-                uint64_t n = count[k][cat];
-                if (!n)
-                    continue;
-                s->records += n;
-                if (cat < KR_CAT_COUNT)
-                    s->records_by_cat[cat] += n;
-                else
-                    s->records_other_cat += n;
-                if (!an_class_allows_cat((kr_class)k, cat)) {
-                    s->records_incompatible += n;
-                    out->records_incompatible += n;
-                }
-            }
-        }
-    }
-    free(line_class);
-    free(count);
-    /* Streams were dropped only if the files announced records the model lacks. */
     out->records_kept = out->records > 0 || written == 0;
     return 0;
 }

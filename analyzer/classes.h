@@ -48,6 +48,24 @@ extern const size_t an_class_norder;
 /* Always 0 (nothing is allocated; no free function). */
 int an_classes_compute(const kr_capture *c, an_classes *out);
 
+/* The same in steps, for waves that are streamed (analysis.h): records are
+ * counted per (class of their row, category) into an accumulator, one per
+ * thread, merged by addition (the order does not matter), then folded into
+ * the sums with the code-row figures. */
+typedef struct an_classes_acc {
+    uint8_t *line_class;                     /* LineNumber -> class, KR_CLASS_COUNT: no row */
+    size_t nmap;
+    uint64_t (*count)[256];                  /* [class or KR_CLASS_COUNT][category] */
+    uint64_t records, written;               /* records held / announced by num_insts */
+} an_classes_acc;
+
+/* 0 or KR_INTERNAL. */
+int an_classes_acc_init(const kr_capture *c, an_classes_acc *a);
+void an_classes_acc_wave(an_classes_acc *a, const kr_wave *w);
+void an_classes_acc_merge(an_classes_acc *into, const an_classes_acc *from);
+void an_classes_finish(const kr_capture *c, const an_classes_acc *a, an_classes *out);
+void an_classes_acc_free(an_classes_acc *a);
+
 /* 1 if a record of category cat is allowed on a row of class cls (§8.1). */
 int an_class_allows_cat(kr_class cls, unsigned cat);
 

@@ -20,6 +20,11 @@ typedef struct an_dist {
 /* Fills out from v[0..n); v is reordered (not fully sorted). */
 void an_dist_of(uint64_t *v, size_t n, an_dist *out);
 
+/* The same from a histogram: value[i] occurs count[i] >= 1 times, values
+ * strictly ascending, nvalues distinct values (the sample is the multiset).
+ * Cost: linear in nvalues. */
+void an_dist_of_counts(const uint64_t *value, const uint64_t *count, size_t nvalues, an_dist *out);
+
 /* The p-th percentile (0 < p <= 100) of sorted v[0..n), n >= 1. */
 uint64_t an_dist_rank(const uint64_t *v, size_t n, unsigned p);
 /* Its index in the sorted sample: ceil(p·n/100) − 1, clamped to [0, n). */

@@ -277,10 +277,8 @@ enum { RAW_VALU, RAW_WMMA, RAW_VMEM, RAW_SCAL, VALU, WMMA, VMEM, SCAL, MATH, VEC
 
 /* A token the per-token pass handles (see scope). */
 typedef struct wtok {
-    int64_t last;                    /* completion of the wave's previous token */
     uint32_t wave;                   /* index into order[lo ..] */
-    uint32_t rec;
-    uint32_t type;
+    uint32_t rec;                    /* its type and the previous token's end follow from the records */
 } wtok;
 
 typedef struct work {
@@ -387,10 +385,8 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
             }
             if (!quiet || (type != KR_CAT_VALU && type != T_MATRIX)) {
                 wtok *x = &tk[nt++];
-                x->last = last;
                 x->wave = wave;
                 x->rec = (uint32_t)(r - w->insts);
-                x->type = type;
             }
             last = b + len;                   /* clock + max(stall, duration) */
         }
@@ -414,14 +410,9 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
         nt = 0;
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
-            int64_t last = (int64_t)w->begin;
             for (size_t i = 0; i < w->ninsts; i++) {
-                const kr_inst *r = &w->insts[i];
-                tk[nt].last = last;
                 tk[nt].wave = (uint32_t)(o - lo);
-                tk[nt].rec = (uint32_t)i;
-                tk[nt++].type = TOKEN_TYPE(r, matrix, c->nrows);
-                last = (int64_t)r->time + (r->dur > r->stall ? r->dur : r->stall);
+                tk[nt++].rec = (uint32_t)i;
             }
         }
     }
@@ -437,10 +428,13 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
                 seek(&sets[k], (int64_t)w->begin);
         }
         const kr_inst *r = &w->insts[x->rec];
-        int64_t last = x->last, clock = (int64_t)r->time, stall = r->stall;
+        /* last: the wave's begin, or the previous record's clock + cycles */
+        int64_t last = x->rec ? (int64_t)r[-1].time + (r[-1].dur > r[-1].stall ? r[-1].dur : r[-1].stall)
+                              : (int64_t)w->begin;
+        int64_t clock = (int64_t)r->time, stall = r->stall;
         int64_t cycles = r->dur > r->stall ? r->dur : r->stall;
         triple t = {0, 0, 0}, u = {0, 0, 0};
-        switch (x->type) {
+        switch (TOKEN_TYPE(r, matrix, c->nrows)) {
         case T_MATRIX:
             H(&sets[VALU], last, clock, stall, cycles, 0, &u);
             H(&sets[WMMA], last, clock, stall, cycles, 0, &t);
@@ -564,88 +558,137 @@ static void sort_waves(const kr_capture *c, size_t *v, size_t *tmp, size_t n)
     memcpy(v, tmp, n * sizeof *v);
 }
 
-int an_hidden_compute(const kr_capture *c, const an_hidden_opts *opts, an_hidden *out)
+struct an_hidden_acc {
+    uint8_t *matrix;                 /* per row: a matrix token (§8.4) */
+    int64_t *raw;                    /* per row: hidden idle, stall, issue before clamping */
+    size_t nrows;
+    uint64_t tokens;
+    size_t scopes;
+    work wk;
+};
+
+an_hidden_acc *an_hidden_acc_new(const kr_capture *c)
+{
+    an_hidden_acc *a = calloc(1, sizeof *a);
+    size_t nr = c->nrows ? c->nrows : 1;
+    if (!a)
+        return NULL;
+    a->nrows = c->nrows;
+    a->matrix = calloc(nr, 1);
+    a->raw = calloc(3 * nr, sizeof *a->raw);
+    if (!a->matrix || !a->raw) {
+        an_hidden_acc_free(a);
+        return NULL;
+    }
+    for (size_t r = 0; r < c->nrows; r++)
+        a->matrix[r] = !c->rows[r].is_label && matrix_text(c->rows[r].isa);
+    return a;
+}
+
+int an_hidden_acc_scope(an_hidden_acc *a, const kr_capture *c, const size_t *waves, size_t n)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        a->tokens += c->waves[waves[i]].ninsts;
+    a->scopes++;
+    return scope(c, a->matrix, waves, 0, n, a->raw, &a->wk);
+}
+
+void an_hidden_acc_merge(an_hidden_acc *into, const an_hidden_acc *from)
+{
+    into->tokens += from->tokens;
+    into->scopes += from->scopes;
+    for (size_t k = 0; k < 3 * into->nrows; k++)
+        into->raw[k] += from->raw[k];
+}
+
+void an_hidden_acc_free(an_hidden_acc *a)
+{
+    if (!a)
+        return;
+    for (int k = 0; k < NSETS; k++) {
+        free(a->wk.sets[k].v);
+        free(a->wk.sets[k].pre);
+    }
+    free(a->wk.ends);
+    free(a->wk.maxc);
+    free(a->wk.toks);
+    free(a->matrix);
+    free(a->raw);
+    free(a);
+}
+
+int an_hidden_finish(const kr_capture *c, const an_hidden_acc *a, const an_hidden_opts *opts, an_hidden *out)
 {
     memset(out, 0, sizeof *out);
     out->rows = c->rows;
     out->nrows = c->nrows;
     out->n = opts && opts->n ? opts->n : AN_HIDDEN_DEFAULT_N;
-    size_t nr = c->nrows ? c->nrows : 1;
-    uint8_t *matrix = calloc(nr, 1);
-    int64_t *raw = calloc(3 * nr, sizeof *raw);
+    out->tokens = a->tokens;
+    out->computed = out->tokens > 0;
+    out->scopes = a->scopes;
+    const int64_t *raw = a->raw;
+    size_t nranked = 0;
+    for (size_t r = 0; r < c->nrows; r++)
+        nranked += !c->rows[r].is_label && c->rows[r].latency + c->rows[r].idle > 0;
+    out->ranked = calloc(nranked ? nranked : 1, sizeof *out->ranked);
+    if (!out->ranked) {
+        an_hidden_free(out);
+        return KR_INTERNAL;
+    }
+    for (size_t r = 0; r < c->nrows; r++) {
+        const kr_code_row *row = &c->rows[r];
+        if (row->is_label)
+            continue;
+        an_hidden_row h = {0};
+        h.row = (uint32_t)r;
+        h.vaddr = row->vaddr;
+        uint64_t active = row->latency;
+        h.stall = row->stall < active ? row->stall : active;
+        h.issue = active - h.stall;
+        h.idle = row->idle;
+        h.total = active + h.idle;
+        h.hidden_idle = clamp_to(raw[3 * r], h.idle);
+        h.hidden_stall = clamp_to(raw[3 * r + 1], h.stall);
+        h.hidden_issue = clamp_to(raw[3 * r + 2], h.issue);
+        h.non_hidden = h.total - (h.hidden_idle + h.hidden_stall + h.hidden_issue);
+        add_sum(&out->all, &h);
+        if ((unsigned)row->cls < KR_CLASS_COUNT)
+            add_sum(&out->cls[row->cls], &h);
+        if (h.total > 0)
+            out->ranked[out->nranked++] = h;
+    }
+    qsort(out->ranked, out->nranked, sizeof *out->ranked, rank_rows);
+    return 0;
+}
+
+int an_hidden_compute(const kr_capture *c, const an_hidden_opts *opts, an_hidden *out)
+{
+    memset(out, 0, sizeof *out);
+    an_hidden_acc *a = an_hidden_acc_new(c);
     size_t *order = malloc((c->nwaves ? c->nwaves : 1) * sizeof *order);
     size_t *tmp = malloc((c->nwaves ? c->nwaves : 1) * sizeof *tmp);
-    work wk;
-    memset(&wk, 0, sizeof wk);
-    int rc = (!matrix || !raw || !order || !tmp) ? KR_INTERNAL : 0;
+    int rc = (!a || !order || !tmp) ? KR_INTERNAL : 0;
     if (!rc) {
-        for (size_t r = 0; r < c->nrows; r++)
-            matrix[r] = !c->rows[r].is_label && matrix_text(c->rows[r].isa);
-        for (size_t i = 0; i < c->nwaves; i++) {
+        for (size_t i = 0; i < c->nwaves; i++)
             order[i] = i;
-            out->tokens += c->waves[i].ninsts;
-        }
-        out->computed = out->tokens > 0;
         sort_waves(c, order, tmp, c->nwaves);
         for (size_t lo = 0; lo < c->nwaves && !rc;) {
             size_t hi = lo + 1;
             while (hi < c->nwaves && c->waves[order[hi]].se == c->waves[order[lo]].se &&
                    c->waves[order[hi]].simd == c->waves[order[lo]].simd)
                 hi++;
-            out->scopes++;
-            rc = scope(c, matrix, order, lo, hi, raw, &wk);
+            rc = an_hidden_acc_scope(a, c, order + lo, hi - lo);
             lo = hi;
         }
     }
-    if (!rc) {
-        size_t nranked = 0;
-        for (size_t r = 0; r < c->nrows; r++)
-            nranked += !c->rows[r].is_label && c->rows[r].latency + c->rows[r].idle > 0;
-        out->ranked = calloc(nranked ? nranked : 1, sizeof *out->ranked);
-        if (!out->ranked)
-            rc = KR_INTERNAL;
-    }
-    if (!rc) {
-        for (size_t r = 0; r < c->nrows; r++) {
-            const kr_code_row *row = &c->rows[r];
-            if (row->is_label)
-                continue;
-            an_hidden_row h = {0};
-            h.row = (uint32_t)r;
-            h.vaddr = row->vaddr;
-            uint64_t active = row->latency;
-            h.stall = row->stall < active ? row->stall : active;
-            h.issue = active - h.stall;
-            h.idle = row->idle;
-            h.total = active + h.idle;
-            h.hidden_idle = clamp_to(raw[3 * r], h.idle);
-            h.hidden_stall = clamp_to(raw[3 * r + 1], h.stall);
-            h.hidden_issue = clamp_to(raw[3 * r + 2], h.issue);
-            h.non_hidden = h.total - (h.hidden_idle + h.hidden_stall + h.hidden_issue);
-            add_sum(&out->all, &h);
-            if ((unsigned)row->cls < KR_CLASS_COUNT)
-                add_sum(&out->cls[row->cls], &h);
-            if (h.total > 0)
-                out->ranked[out->nranked++] = h;
-        }
-        qsort(out->ranked, out->nranked, sizeof *out->ranked, rank_rows);
-    }
-    for (int k = 0; k < NSETS; k++) {
-        free(wk.sets[k].v);
-        free(wk.sets[k].pre);
-    }
-    free(wk.ends);
-    free(wk.maxc);
-    free(wk.toks);
-    free(matrix);
-    free(raw);
+    if (!rc)
+        rc = an_hidden_finish(c, a, opts, out);
+    an_hidden_acc_free(a);
     free(order);
     free(tmp);
-    if (rc) {
-        an_hidden_free(out);
-        return rc;
-    }
-    return 0;
+    return rc;
 }
 
 void an_hidden_free(an_hidden *r)

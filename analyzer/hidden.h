@@ -64,4 +64,15 @@ typedef struct an_hidden {
 int an_hidden_compute(const kr_capture *c, const an_hidden_opts *opts, an_hidden *out);
 void an_hidden_free(an_hidden *r);
 
+/* The same in steps, for waves that are streamed (analysis.h): an
+ * accumulator per thread takes whole scopes (waves[0 .. n) index c->waves,
+ * all of one (SE, SIMD) pair, ascending); accumulators are merged by
+ * addition (the order does not matter), then finished into the result. */
+typedef struct an_hidden_acc an_hidden_acc;
+an_hidden_acc *an_hidden_acc_new(const kr_capture *c);   /* NULL: out of memory */
+int an_hidden_acc_scope(an_hidden_acc *a, const kr_capture *c, const size_t *waves, size_t n);
+void an_hidden_acc_merge(an_hidden_acc *into, const an_hidden_acc *from);
+int an_hidden_finish(const kr_capture *c, const an_hidden_acc *a, const an_hidden_opts *opts, an_hidden *out);
+void an_hidden_acc_free(an_hidden_acc *a);
+
 #endif

@@ -423,127 +423,161 @@ static int finish_iteration(u64v *first, u64v *steady, lstate *s, uint64_t done)
     return u64_push(s->index == 0 ? first : steady, cost);
 }
 
-static int iterations(const kr_capture *c, an_phases *out)
+struct an_phases_acc {
+    size_t nl;
+    uint32_t *inner;                  /* row -> innermost loop holding it */
+    uint32_t *edge_of;                /* row -> loop it is a back edge of */
+    uint32_t *quick;                  /* inner[row], or a value no loop index takes for a back edge */
+    lstate *st;
+    u64v *first, *steady;             /* per loop: iteration costs */
+};
+
+void an_phases_acc_free(an_phases_acc *a)
 {
-    size_t nl = out->nloops, nw = c->nwaves;
+    if (!a)
+        return;
+    for (size_t i = 0; a->first && i < a->nl; i++)
+        free(a->first[i].v);
+    for (size_t i = 0; a->steady && i < a->nl; i++)
+        free(a->steady[i].v);
+    free(a->first);
+    free(a->steady);
+    free(a->inner);
+    free(a->edge_of);
+    free(a->quick);
+    free(a->st);
+    free(a);
+}
+
+an_phases_acc *an_phases_acc_new(const kr_capture *c, const an_phases *p)
+{
+    an_phases_acc *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    size_t nl = a->nl = p->nloops, nr = c->nrows ? c->nrows : 1;
+    a->inner = malloc(nr * sizeof *a->inner);
+    a->edge_of = malloc(nr * sizeof *a->edge_of);
+    a->quick = malloc(nr * sizeof *a->quick);
+    a->st = calloc(nl ? nl : 1, sizeof *a->st);
+    a->first = calloc(nl ? nl : 1, sizeof *a->first);
+    a->steady = calloc(nl ? nl : 1, sizeof *a->steady);
+    if (!a->inner || !a->edge_of || !a->quick || !a->st || !a->first || !a->steady) {
+        an_phases_acc_free(a);
+        return NULL;
+    }
+    for (size_t r = 0; r < c->nrows; r++)
+        a->inner[r] = a->edge_of[r] = AN_PHASE_NONE;
+    for (size_t i = 0; i < nl; i++) {          /* preorder: inner loops overwrite */
+        for (size_t r = p->loops[i].head; r <= p->loops[i].tail; r++)
+            a->inner[r] = (uint32_t)i;
+        for (size_t k = 0; k < p->loops[i].nbackedges; k++)
+            a->edge_of[p->loops[i].backedges[k]] = (uint32_t)i;
+    }
+    for (size_t r = 0; r < c->nrows; r++)
+        a->quick[r] = a->edge_of[r] == AN_PHASE_NONE ? a->inner[r] : AN_PHASE_NONE - 1;
+    return a;
+}
+
+int an_phases_acc_wave(an_phases_acc *a, const kr_capture *c, an_phases *out, size_t w)
+{
+    size_t nl = a->nl;
     if (nl == 0)
         return 0;
-    uint32_t *inner = malloc((c->nrows ? c->nrows : 1) * sizeof *inner);
-    uint32_t *edge_of = malloc((c->nrows ? c->nrows : 1) * sizeof *edge_of);
-    /* inner[row], or a value no loop index takes when the row is a back edge */
-    uint32_t *quick = malloc((c->nrows ? c->nrows : 1) * sizeof *quick);
-    lstate *st = calloc(nl, sizeof *st);
-    u64v *first = calloc(nl, sizeof *first), *steady = calloc(nl, sizeof *steady);
-    uint64_t *per_wave = malloc((nw ? nw : 1) * sizeof *per_wave);
-    int rc = (!inner || !edge_of || !quick || !st || !first || !steady || !per_wave) ? KR_INTERNAL : 0;
-    for (size_t i = 0; i < nl && !rc; i++) {
-        out->loops[i].wave_entries = calloc(nw ? nw : 1, sizeof(uint64_t));
-        out->loops[i].wave_iterations = calloc(nw ? nw : 1, sizeof(uint64_t));
-        if (!out->loops[i].wave_entries || !out->loops[i].wave_iterations)
-            rc = KR_INTERNAL;
-    }
-    if (!rc) {
-        for (size_t r = 0; r < c->nrows; r++)
-            inner[r] = edge_of[r] = AN_PHASE_NONE;
-        for (size_t i = 0; i < nl; i++) {          /* preorder: inner loops overwrite */
-            for (size_t r = out->loops[i].head; r <= out->loops[i].tail; r++)
-                inner[r] = (uint32_t)i;
-            for (size_t k = 0; k < out->loops[i].nbackedges; k++)
-                edge_of[out->loops[i].backedges[k]] = (uint32_t)i;
-        }
-        for (size_t r = 0; r < c->nrows; r++)
-            quick[r] = edge_of[r] == AN_PHASE_NONE ? inner[r] : AN_PHASE_NONE - 1;
-    }
-    for (size_t w = 0; w < nw && !rc; w++) {
-        const kr_wave *wv = &c->waves[w];
-        uint64_t done = wv->begin;
-        uint32_t prev = AN_PHASE_NONE;             /* innermost loop of the previous record */
-        memset(st, 0, nl * sizeof *st);
-        const uint32_t nrows = (uint32_t)c->nrows;
-        const kr_inst *x = wv->insts, *xend = wv->ninsts ? wv->insts + wv->ninsts : wv->insts;
-        for (; x < xend; x++) {
-            uint32_t row = x->row;
-            if (row >= nrows)             /* unknown PC (line 0) or label: KR_ROW_NONE */
-                continue;
-            if (quick[row] == prev) {     /* same innermost loop, not a back edge: nothing changes */
-                uint64_t end = x->time + x->dur;
-                if (end > done)
-                    done = end;
-                continue;
-            }
-            uint32_t cur = inner[row];
-            if (cur != prev) {
-                /* leave the loops of prev's chain that do not hold this row */
-                for (uint32_t l = prev; l != AN_PHASE_NONE && !rc; l = out->loops[l].parent) {
-                    if (x->row >= out->loops[l].head && x->row <= out->loops[l].tail)
-                        break;
-                    if (st[l].active)
-                        rc = finish_iteration(&first[l], &steady[l], &st[l], done);
-                    st[l].in = st[l].active = 0;
-                }
-                /* enter the loops of cur's chain the wave was not in */
-                for (uint32_t l = cur; l != AN_PHASE_NONE; l = out->loops[l].parent) {
-                    if (st[l].in)
-                        break;
-                    st[l].in = 1;
-                    st[l].active = x->row == out->loops[l].head;   /* else the entry stub */
-                    st[l].start = done;
-                    st[l].index = 0;
-                    out->loops[l].wave_entries[w]++;
-                    out->loops[l].wave_iterations[w] += (uint64_t)st[l].active;
-                }
-                prev = cur;
-            }
+    const uint32_t *inner = a->inner, *edge_of = a->edge_of, *quick = a->quick;
+    lstate *st = a->st;
+    u64v *first = a->first, *steady = a->steady;
+    int rc = 0;
+    const kr_wave *wv = &c->waves[w];
+    uint64_t done = wv->begin;
+    uint32_t prev = AN_PHASE_NONE;             /* innermost loop of the previous record */
+    memset(st, 0, nl * sizeof *st);
+    const uint32_t nrows = (uint32_t)c->nrows;
+    const kr_inst *x = wv->insts, *xend = wv->ninsts ? wv->insts + wv->ninsts : wv->insts;
+    for (; x < xend; x++) {
+        uint32_t row = x->row;
+        if (row >= nrows)             /* unknown PC (line 0) or label: KR_ROW_NONE */
+            continue;
+        if (quick[row] == prev) {     /* same innermost loop, not a back edge: nothing changes */
             uint64_t end = x->time + x->dur;
             if (end > done)
                 done = end;
-            if (rc)
-                break;
-            uint32_t l = edge_of[x->row];
-            if (l != AN_PHASE_NONE && x->cat == KR_CAT_JUMP && st[l].in) {
-                if (st[l].active) {
+            continue;
+        }
+        uint32_t cur = inner[row];
+        if (cur != prev) {
+            /* leave the loops of prev's chain that do not hold this row */
+            for (uint32_t l = prev; l != AN_PHASE_NONE && !rc; l = out->loops[l].parent) {
+                if (x->row >= out->loops[l].head && x->row <= out->loops[l].tail)
+                    break;
+                if (st[l].active)
                     rc = finish_iteration(&first[l], &steady[l], &st[l], done);
-                    st[l].index++;
-                }
-                st[l].active = 1;
-                st[l].start = done;
-                out->loops[l].wave_iterations[w]++;
-                /* loops nested in l are left by the jump to l's head */
+                st[l].in = st[l].active = 0;
             }
+            /* enter the loops of cur's chain the wave was not in */
+            for (uint32_t l = cur; l != AN_PHASE_NONE; l = out->loops[l].parent) {
+                if (st[l].in)
+                    break;
+                st[l].in = 1;
+                st[l].active = x->row == out->loops[l].head;   /* else the entry stub */
+                st[l].start = done;
+                st[l].index = 0;
+                out->loops[l].wave_entries[w]++;
+                out->loops[l].wave_iterations[w] += (uint64_t)st[l].active;
+            }
+            prev = cur;
         }
-        for (uint32_t l = prev; l != AN_PHASE_NONE && !rc; l = out->loops[l].parent) {
-            if (st[l].active)
+        uint64_t end = x->time + x->dur;
+        if (end > done)
+            done = end;
+        if (rc)
+            break;
+        uint32_t l = edge_of[x->row];
+        if (l != AN_PHASE_NONE && x->cat == KR_CAT_JUMP && st[l].in) {
+            if (st[l].active) {
                 rc = finish_iteration(&first[l], &steady[l], &st[l], done);
-            st[l].in = st[l].active = 0;
+                st[l].index++;
+            }
+            st[l].active = 1;
+            st[l].start = done;
+            out->loops[l].wave_iterations[w]++;
+            /* loops nested in l are left by the jump to l's head */
         }
     }
-    for (size_t i = 0; i < nl && !rc; i++) {
-        an_loop *l = &out->loops[i];
-        for (size_t w = 0; w < nw; w++) {
-            l->entries += l->wave_entries[w];
-            l->iterations += l->wave_iterations[w];
-            l->waves_entered += l->wave_entries[w] > 0;
-            per_wave[w] = l->wave_iterations[w];
-        }
-        an_dist_of(per_wave, nw, &l->per_wave);
-        an_dist_of(first[i].v, first[i].n, &l->first_cost);
-        an_dist_of(steady[i].v, steady[i].n, &l->steady_cost);
+    for (uint32_t l = prev; l != AN_PHASE_NONE && !rc; l = out->loops[l].parent) {
+        if (st[l].active)
+            rc = finish_iteration(&first[l], &steady[l], &st[l], done);
+        st[l].in = st[l].active = 0;
     }
-    for (size_t i = 0; first && i < nl; i++)
-        free(first[i].v);
-    for (size_t i = 0; steady && i < nl; i++)
-        free(steady[i].v);
-    free(first);
-    free(steady);
-    free(inner);
-    free(edge_of);
-    free(quick);
-    free(st);
-    free(per_wave);
     return rc;
 }
 
-int an_phases_compute(const kr_capture *c, an_phases *out)
+static int u64_append(u64v *to, const u64v *from)
+{
+    for (size_t k = 0; k < from->n; k++)
+        if (u64_push(to, from->v[k]))
+            return KR_INTERNAL;
+    return 0;
+}
+
+int an_phases_acc_merge(an_phases_acc *into, const an_phases_acc *from)
+{
+    for (size_t i = 0; i < into->nl && i < from->nl; i++)
+        if (u64_append(&into->first[i], &from->first[i]) || u64_append(&into->steady[i], &from->steady[i]))
+            return KR_INTERNAL;
+    return 0;
+}
+
+int an_phases_needs_streams(const kr_capture *c)
+{
+    for (size_t r = 0; r < c->nrows; r++) {
+        const kr_code_row *row = &c->rows[r];
+        if (!row->is_label && row->cls == KR_CLASS_BRANCH && sopp_branch(row) && an_branch_target(c, (uint32_t)r) < 0)
+            return 1;
+    }
+    return 0;
+}
+
+int an_phases_begin(const kr_capture *c, an_phases *out)
 {
     memset(out, 0, sizeof *out);
     out->rows = c->rows;
@@ -559,12 +593,39 @@ int an_phases_compute(const kr_capture *c, an_phases *out)
     int rc = build_loops(c, out);
     if (!rc)
         rc = build_phases(c, out);
-    if (!rc)
-        rc = iterations(c, out);
-    if (rc) {
-        an_phases_free(out);
-        return rc;
+    size_t nw = c->nwaves;
+    for (size_t i = 0; i < out->nloops && !rc; i++) {
+        out->loops[i].wave_entries = calloc(nw ? nw : 1, sizeof(uint64_t));
+        out->loops[i].wave_iterations = calloc(nw ? nw : 1, sizeof(uint64_t));
+        if (!out->loops[i].wave_entries || !out->loops[i].wave_iterations)
+            rc = KR_INTERNAL;
     }
+    if (rc)
+        an_phases_free(out);
+    return rc;
+}
+
+int an_phases_finish(const kr_capture *c, const an_phases_acc *a, an_phases *out)
+{
+    size_t nl = out->nloops, nw = c->nwaves;
+    uint64_t *per_wave = malloc((nw ? nw : 1) * sizeof *per_wave);
+    if (!per_wave) {
+        an_phases_free(out);
+        return KR_INTERNAL;
+    }
+    for (size_t i = 0; i < nl; i++) {
+        an_loop *l = &out->loops[i];
+        for (size_t w = 0; w < nw; w++) {
+            l->entries += l->wave_entries[w];
+            l->iterations += l->wave_iterations[w];
+            l->waves_entered += l->wave_entries[w] > 0;
+            per_wave[w] = l->wave_iterations[w];
+        }
+        an_dist_of(per_wave, nw, &l->per_wave);
+        an_dist_of(a->first[i].v, a->first[i].n, &l->first_cost);
+        an_dist_of(a->steady[i].v, a->steady[i].n, &l->steady_cost);
+    }
+    free(per_wave);
     uint64_t best = 0;
     for (size_t i = 0; i < out->nloops; i++) {
         const an_loop *l = &out->loops[i];
@@ -589,6 +650,23 @@ int an_phases_compute(const kr_capture *c, an_phases *out)
         out->main_loop = pick;
     }
     return 0;
+}
+
+int an_phases_compute(const kr_capture *c, an_phases *out)
+{
+    int rc = an_phases_begin(c, out);
+    if (rc)
+        return rc;
+    an_phases_acc *a = an_phases_acc_new(c, out);
+    rc = a ? 0 : KR_INTERNAL;
+    for (size_t w = 0; w < c->nwaves && !rc && out->nloops; w++)
+        rc = an_phases_acc_wave(a, c, out, w);
+    if (!rc)
+        rc = an_phases_finish(c, a, out);
+    else
+        an_phases_free(out);
+    an_phases_acc_free(a);
+    return rc;
 }
 
 void an_phases_free(an_phases *r)

@@ -112,4 +112,22 @@ int64_t an_branch_target(const kr_capture *c, uint32_t row);
 int an_phases_compute(const kr_capture *c, an_phases *out);
 void an_phases_free(an_phases *r);
 
+/* The same in steps, for waves that are streamed (analysis.h). Possible
+ * only when the loops follow from the code rows alone: with a branch whose
+ * target the text does not give, back edges come from the streams, which
+ * must then be read before the iterations (an_phases_needs_streams is 1).
+ * an_phases_begin finds the loops and phases; an accumulator per thread
+ * takes waves (w indexes c->waves; each wave once; it writes that wave's
+ * slots of out->loops[*].wave_entries / wave_iterations); accumulators are
+ * merged (in any order), then an_phases_finish adds the iteration figures
+ * and the main loop. */
+typedef struct an_phases_acc an_phases_acc;
+int an_phases_needs_streams(const kr_capture *c);
+int an_phases_begin(const kr_capture *c, an_phases *out);
+an_phases_acc *an_phases_acc_new(const kr_capture *c, const an_phases *p);   /* NULL: out of memory */
+int an_phases_acc_wave(an_phases_acc *a, const kr_capture *c, an_phases *p, size_t w);
+int an_phases_acc_merge(an_phases_acc *into, const an_phases_acc *from);
+int an_phases_finish(const kr_capture *c, const an_phases_acc *a, an_phases *out);
+void an_phases_acc_free(an_phases_acc *a);
+
 #endif

@@ -14,7 +14,7 @@ const char *an_state_key(unsigned s)
 }
 
 /* Raw and clipped sums of one wave's timeline (§4.4). */
-static void wave_sums(const kr_wave *w, an_state_sums *s)
+void an_states_wave(const kr_wave *w, an_state_sums *s)
 {
     memset(s, 0, sizeof *s);
     s->waves = 1;
@@ -96,6 +96,24 @@ static int cmp_simd(const void *a, const void *b)
 
 int an_states_compute(const kr_capture *c, an_states *out)
 {
+    an_state_sums *per_wave = calloc(c->nwaves ? c->nwaves : 1, sizeof *per_wave);
+    size_t *ntl = calloc(c->nwaves ? c->nwaves : 1, sizeof *ntl);
+    int rc = per_wave && ntl ? 0 : KR_INTERNAL;
+    for (size_t w = 0; w < c->nwaves && !rc; w++) {
+        an_states_wave(&c->waves[w], &per_wave[w]);
+        ntl[w] = c->waves[w].ntimeline;
+    }
+    if (!rc)
+        rc = an_states_finish(c, per_wave, ntl, out);
+    else
+        memset(out, 0, sizeof *out);
+    free(per_wave);
+    free(ntl);
+    return rc;
+}
+
+int an_states_finish(const kr_capture *c, const an_state_sums *per_wave, const size_t *ntimeline, an_states *out)
+{
     memset(out, 0, sizeof *out);
     out->waves = c->nwaves;
 
@@ -116,16 +134,14 @@ int an_states_compute(const kr_capture *c, an_states *out)
 
     if (c->nwaves == 0)
         return 0;
-    an_state_sums *per_wave = calloc(c->nwaves, sizeof *per_wave);
     keyed *k = calloc(c->nwaves, sizeof *k);
-    if (!per_wave || !k)
+    if (!k)
         goto oom;
     for (size_t w = 0; w < c->nwaves; w++) {
         const kr_wave *wave = &c->waves[w];
-        wave_sums(wave, &per_wave[w]);
         sums_add(&out->all, &per_wave[w]);
-        out->entries += wave->ntimeline;
-        if (wave->ntimeline)
+        out->entries += ntimeline[w];
+        if (ntimeline[w])
             out->waves_with_timeline++;
         k[w] = (keyed){wave->se, wave->simd, w};
     }
@@ -136,11 +152,9 @@ int an_states_compute(const kr_capture *c, an_states *out)
     out->per_simd = group(k, c->nwaves, per_wave, 0, 1, &out->nsimd);
     if (!out->per_se_simd || !out->per_se || !out->per_simd)
         goto oom;
-    free(per_wave);
     free(k);
     return 0;
 oom:
-    free(per_wave);
     free(k);
     an_states_free(out);
     return KR_INTERNAL;

@@ -62,6 +62,11 @@ typedef struct an_states {
  * an_states_free. */
 int an_states_compute(const kr_capture *c, an_states *out);
 void an_states_free(an_states *r);
+/* The same in two steps, for waves that are streamed (analysis.h): the
+ * sums of each wave's timeline, then the result from per_wave[w] and
+ * ntimeline[w] (entries of wave w's timeline) for every wave of c. */
+void an_states_wave(const kr_wave *w, an_state_sums *s);
+int an_states_finish(const kr_capture *c, const an_state_sums *per_wave, const size_t *ntimeline, an_states *out);
 
 /* "EMPTY", "IDLE", "EXEC", "WAIT", "STALL", "OTHER" for 0..AN_STATE_OTHER. */
 const char *an_state_key(unsigned s);

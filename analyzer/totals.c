@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-void an_totals_compute(const kr_capture *c, an_totals *out)
+void an_totals_rows(const kr_capture *c, an_totals *out)
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < c->nrows; i++) {
@@ -19,11 +19,25 @@ void an_totals_compute(const kr_capture *c, an_totals *out)
         out->idle += r->idle;
     }
     out->waves = c->nwaves;
-    for (size_t w = 0; w < c->nwaves; w++) {
-        const kr_wave *wave = &c->waves[w];
-        out->records += wave->ninsts;
-        for (size_t k = 0; k < wave->ninsts; k++)
-            if (wave->insts[k].row == KR_ROW_NONE)
-                out->records_unknown++;
-    }
+}
+
+void an_totals_add_wave(an_totals *out, const kr_wave *w)
+{
+    out->records += w->ninsts;
+    for (size_t k = 0; k < w->ninsts; k++)
+        if (w->insts[k].row == KR_ROW_NONE)
+            out->records_unknown++;
+}
+
+void an_totals_add_records(an_totals *into, const an_totals *from)
+{
+    into->records += from->records;
+    into->records_unknown += from->records_unknown;
+}
+
+void an_totals_compute(const kr_capture *c, an_totals *out)
+{
+    an_totals_rows(c, out);
+    for (size_t w = 0; w < c->nwaves; w++)
+        an_totals_add_wave(out, &c->waves[w]);
 }

@@ -8,12 +8,14 @@
  * checks (V-20, V-22). */
 #include "analyzer/validate.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/occupancy.h"
 #include "analyzer/waitcnt.h"
 #include "analyzer/wstates_calc.h"
 #include "common/err.h"
@@ -21,12 +23,14 @@
 /* §13 ids in table order; findings are sorted by this order. */
 enum {
     V1, V2, V2a, V2b, V3, V4, V4a, V5, V6, V6a, V7, V8, V8a, V8b, V8c, V8d, V9, V10,
-    V11, V11a, V12, V13, V14, V15, V16, V16a, V17, V18, V18a, V19, V20, V21, V22, NCHECKS
+    V11, V11a, V12, V13, V14, V15, V16, V16a, V17, V18, V18a, V19, V20,
+    V20a, V20b, V20c, V20d, V20e, V20f, V21, V22, NCHECKS
 };
 static const char *const check_ids[NCHECKS] = {
     "V-1", "V-2", "V-2a", "V-2b", "V-3", "V-4", "V-4a", "V-5", "V-6", "V-6a", "V-7", "V-8",
     "V-8a", "V-8b", "V-8c", "V-8d", "V-9", "V-10", "V-11", "V-11a", "V-12", "V-13", "V-14",
-    "V-15", "V-16", "V-16a", "V-17", "V-18", "V-18a", "V-19", "V-20", "V-21", "V-22"};
+    "V-15", "V-16", "V-16a", "V-17", "V-18", "V-18a", "V-19", "V-20", "V-20a", "V-20b", "V-20c",
+    "V-20d", "V-20e", "V-20f", "V-21", "V-22"};
 
 #define DEFAULT_MAX_PER_CHECK 20
 /* SEs checked for realtime coverage: the model's se_offset table size. */
@@ -1336,6 +1340,138 @@ static void check_report_labels(vctx *x, const char *text)
     }
 }
 
+/* ---- publishing checks V-20a .. V-20f (see validate.h) ---- */
+
+/* 1 if some line of text contains every needle (ASCII case-insensitive);
+ * a needle that starts with '=' must match as a whole word. */
+static int line_has(const char *text, const char *n1, const char *n2)
+{
+    if (!text)
+        return 0;
+    const char *needles[2] = {n1, n2};
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        int all = 1;
+        for (int k = 0; k < 2 && all; k++) {
+            if (!needles[k])
+                continue;
+            int word = needles[k][0] == '=';
+            const char *nd = needles[k] + word;
+            size_t nl = strlen(nd);
+            int found = 0;
+            for (size_t i = 0; i + nl <= len && !found; i++) {
+                size_t j = 0;
+                while (j < nl && tolower((unsigned char)line[i + j]) == tolower((unsigned char)nd[j]))
+                    j++;
+                found = j == nl && (!word || ((i == 0 || !is_word((unsigned char)line[i - 1])) &&
+                                              (i + nl == len || !is_word((unsigned char)line[i + nl]))));
+            }
+            all = found;
+        }
+        if (all)
+            return 1;
+        line += len + (line[len] == '\n');
+    }
+    return 0;
+}
+
+/* The documents a marking may be in: README.md, then REPORT.md. */
+static const char *doc_with(const an_example_facts *f, const char *n1, const char *n2)
+{
+    if (line_has(f->readme_text, n1, n2))
+        return "README.md";
+    if (line_has(f->report_text, n1, n2))
+        return "REPORT.md";
+    return NULL;
+}
+
+static void check_publishing(vctx *x, const an_example_facts *f)
+{
+    for (size_t i = 0; i < f->nunlabelled; i++)
+        add(x, V20c, AN_SEV_WARNING, LOC("att_viewer/%s", f->unlabelled[i]),
+            "capture has no label: move it to att_viewer/<label>/ (the hub uses small for the prologue "
+            "shape and big for the candidate primary shape)");
+    const an_example_capture *primary = NULL;
+    uint64_t small_max = 0, big_min = UINT64_MAX;
+    const an_example_capture *small_c = NULL, *big_c = NULL;
+    for (size_t i = 0; i < f->ncaptures; i++) {
+        const an_example_capture *c = &f->captures[i];
+        const char *where = LOC("att_viewer/%s/%s", c->label, c->folder);
+        if (c->shell)
+            add(x, V20a, AN_SEV_ERROR, where,
+                "is an empty shell (no waves; rocprofv3 reserves the slot before tracing starts): delete "
+                "att_viewer/%s/%s, or re-capture if it was the only trace of this shape (AGENTS.md Gotcha 3)",
+                c->label, c->folder);
+        for (size_t k = 0; k < i && c->content_digest; k++)
+            if (f->captures[k].content_digest && strcmp(f->captures[k].content_digest, c->content_digest) == 0) {
+                add(x, V20b, AN_SEV_ERROR, where,
+                    "has the same files as att_viewer/%s/%s: keep one of the two folders and delete the other",
+                    f->captures[k].label, f->captures[k].folder);
+                break;
+            }
+        if (c->shell)
+            continue;
+        if (strcmp(c->label, "small") == 0 && c->records >= small_max) {
+            small_max = c->records;
+            small_c = c;
+        }
+        if (strcmp(c->label, "big") == 0 && c->records < big_min) {
+            big_min = c->records;
+            big_c = c;
+        }
+        if (c->instruction_rows > 0 && c->mapped_rows == 0) {
+            const char *doc = doc_with(f, "source mapping", NULL);
+            if (doc)
+                add(x, V20d, AN_SEV_INFO, where,
+                    "0/%" PRIu64 " instruction rows are source-mapped; %s says why (a source mapping note)",
+                    c->instruction_rows, doc);
+            else
+                add(x, V20d, AN_SEV_WARNING, where,
+                    "0/%" PRIu64 " instruction rows are source-mapped and neither README.md nor REPORT.md says "
+                    "why: re-capture with FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1 and a fresh FLYDSL_RUNTIME_CACHE_DIR "
+                    "(AGENTS.md Step 7a), or add a \"Source mapping note\" to README.md",
+                    c->instruction_rows);
+        }
+        if (strcmp(c->label, "big") == 0 ? !primary || strcmp(primary->label, "big") != 0
+                                         : !primary || (strcmp(primary->label, "big") != 0 && c->waves > primary->waves))
+            primary = c;
+        if (c->results_match == 0)
+            add(x, V20f, AN_SEV_WARNING, LOC("compute_viewer/%s_results.json", c->label),
+                "has no GPU agent with handle %" PRIu64 " of capture %s/%s (its GPU agents: %s), so it comes "
+                "from another run: add the results.json of the run that wrote %s, or give that capture its own "
+                "label", c->agent_handle, c->label, c->folder, c->results_agents ? c->results_agents : "none",
+                c->folder);
+    }
+    if (small_c && big_c && small_max > big_min)
+        add(x, V20c, AN_SEV_WARNING, LOC("att_viewer/%s/%s", small_c->label, small_c->folder),
+            "the small capture has more records (%" PRIu64 ") than big/%s (%" PRIu64 "): the labels look "
+            "swapped; small is the prologue shape, big the larger candidate primary shape (AGENTS.md)",
+            small_max, big_c->folder, big_min);
+    if (primary) {
+        char why[256] = "";
+        if (primary->workgroups >= 0 && primary->cu_count > 0 && primary->workgroups < primary->cu_count)
+            snprintf(why, sizeof why, "%" PRId64 " workgroups on %" PRId64 " CUs", primary->workgroups,
+                     primary->cu_count);
+        if (primary->has_occupancy && primary->low_fraction >= AN_OCC_TAIL_FRACTION)
+            snprintf(why + strlen(why), sizeof why - strlen(why),
+                     "%san achieved-occupancy tail, the traced CU below half its peak for %.0f%% of the "
+                     "dispatch", *why ? " and " : "", primary->low_fraction * 100.0);
+        if (*why) {
+            char label_word[128];
+            snprintf(label_word, sizeof label_word, "=%s", primary->label);
+            const char *doc = doc_with(f, label_word, "underfilled");
+            const char *where = LOC("att_viewer/%s/%s", primary->label, primary->folder);
+            if (doc)
+                add(x, V20e, AN_SEV_INFO, where, "primary capture is underfilled: %s; %s marks it so", why, doc);
+            else
+                add(x, V20e, AN_SEV_WARNING, where,
+                    "primary capture does not fill the GPU: %s. Size the grid to the target parallelism and "
+                    "re-capture (AGENTS.md Step 5), or mark the %s trace as underfilled in REPORT.md",
+                    why, primary->label);
+        }
+    }
+}
+
 int an_validate_example(const an_example_facts *f, const an_validate_opts *opts, an_validation *out)
 {
     memset(out, 0, sizeof *out);
@@ -1348,7 +1484,9 @@ int an_validate_example(const an_example_facts *f, const an_validate_opts *opts,
     if (!f->has_readme)
         add(x, V20, AN_SEV_WARNING, "README.md", "missing (§11.2)");
     if (!f->has_report)
-        add(x, V20, AN_SEV_WARNING, "REPORT.md", "missing (§11.2)");
+        add(x, V20, AN_SEV_WARNING, "REPORT.md",
+            "missing (§11.2): write the analysis (AGENTS.md Step 9), or start from `kreport analyze EXAMPLE "
+            "--format md`");
     for (size_t i = 0; i < f->nlabels; i++) {
         const an_example_label *l = &f->labels[i];
         if (l->ncaptures == 0)
@@ -1358,8 +1496,9 @@ int an_validate_example(const an_example_facts *f, const an_validate_opts *opts,
                 "missing: no results.json for label %s", l->label);
     }
     for (size_t i = 0; i < f->nreadme_missing; i++)
-        add(x, V20, AN_SEV_WARNING, "README.md", "names %s, which is not in the example folder",
+        add(x, V20, AN_SEV_WARNING, "README.md", "names %s, which is not in the example folder: add the file, or drop it from README.md",
             f->readme_missing[i]);
+    check_publishing(x, f);
     if (f->report_text)
         check_report_labels(x, f->report_text);
     finish(x);

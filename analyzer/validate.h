@@ -68,7 +68,45 @@ typedef struct an_example_facts {
     size_t nlabels;
     const char *const *readme_missing;   /* names README.md mentions that exist nowhere in the example */
     size_t nreadme_missing;
+    /* Publishing checks V-20a .. V-20f (§11.2 and the hub's AGENTS.md). */
+    const char *readme_text;             /* README.md, NULL when absent */
+    const struct an_example_capture *captures;   /* in bundle_example_scan order */
+    size_t ncaptures;
+    const char *const *unlabelled;       /* capture folders directly under att_viewer/ */
+    size_t nunlabelled;
 } an_example_facts;
+
+/* What the example checks need to know of one capture (the caller loads it).
+ *
+ * V-20a E  empty shell (no waves): delete or re-capture (AGENTS.md Gotcha 3)
+ * V-20b E  two capture folders with the same files (equal content_digest)
+ * V-20c W  a capture directly under att_viewer/ (no label); labels whose
+ *          roles look swapped: the largest `small` capture has more
+ *          records than the smallest `big` one
+ * V-20d W  no instruction row source-mapped and no line of README.md or
+ *          REPORT.md mentions "source mapping" (I when one does)
+ * V-20e W  the primary capture (first `big` capture with waves, else the
+ *          capture with the most waves) does not fill the GPU: fewer grid
+ *          workgroups than CUs, or an achieved-occupancy tail (low-occupancy
+ *          fraction >= AN_OCC_TAIL_FRACTION, analyzer/occupancy.h), and no
+ *          line of README.md or REPORT.md names its label together with
+ *          "underfilled" (I when one does)
+ * V-20f W  compute_viewer/<label>_results.json has no GPU agent with the
+ *          capture's handle (§9.3: it comes from another run) */
+typedef struct an_example_capture {
+    const char *label, *folder;
+    uint8_t shell;                       /* no waves */
+    uint64_t waves, records;
+    uint64_t instruction_rows, mapped_rows;
+    uint8_t name_matched;
+    uint64_t agent_handle;
+    int64_t workgroups, cu_count;        /* -1 unknown */
+    uint8_t has_occupancy;               /* occupancy.json with rows */
+    double low_fraction;                 /* an_occ_achieved.low_fraction */
+    const char *content_digest;          /* SHA-256 over the folder's files, NULL unknown */
+    int8_t results_match;                /* -1 no <label>_results.json, 0 no agent with the handle, 1 match */
+    const char *results_agents;          /* that file's GPU agent handles ("32235, 32236"), for messages */
+} an_example_capture;
 
 int an_validate_example(const an_example_facts *f, const an_validate_opts *opts, an_validation *out);
 

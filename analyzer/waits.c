@@ -1,6 +1,7 @@
 /* waits.c — see waits.h. Linear in records and links: records are bucketed
- * by LineNumber, links by wait row and by producer row (counting sorts), so
- * nothing but the final rankings is sorted. */
+ * by LineNumber; links are counted into a hash table of distinct links
+ * (memory follows the distinct values, not the links), which is expanded
+ * and sorted once at the end for the sums and order statistics. */
 #include "analyzer/waits.h"
 
 #include <stdlib.h>
@@ -226,20 +227,92 @@ int an_waits_wave_links(const kr_capture *c, const kr_wave *w, an_link **links, 
     return 0;
 }
 
-/* ---- aggregation ---- */
+/* ---- aggregation ----
+ *
+ * Links are not kept: each distinct link (wait row, producer row,
+ * distances, stall, critical) is counted once in a hash table, so memory
+ * follows the distinct links, not the links, and the figures do not depend
+ * on the order the waves come in. At the end the table is expanded into the
+ * per-row sums and the histograms the order statistics need
+ * (an_dist_of_counts gives what an_dist_of gives on the same multiset). */
 
-/* One link with what the aggregation needs. */
-typedef struct jl {
-    uint32_t wait_row, prod_row;
-    uint64_t exec;                   /* wave index << 32 | wait record: one wait execution */
+typedef struct lent {
+    uint32_t w, p;                   /* wait row, producer row */
     uint64_t dinst, dcyc, stall;
-    uint8_t critical;
-} jl;
+    uint32_t critical;               /* 0 or 1; UINT32_MAX: empty slot */
+    uint64_t count;                  /* links */
+    uint64_t waited;                 /* of them, the first of their row in their wait execution */
+} lent;
 
-typedef struct jvec {
-    jl *v;
-    size_t n, cap;
-} jvec;
+typedef struct lmap {
+    lent *v;
+    size_t cap, n;                   /* cap a power of two, n used */
+} lmap;
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+static int same_link(const lent *e, const lent *k)
+{
+    return e->w == k->w && e->p == k->p && e->dinst == k->dinst && e->dcyc == k->dcyc && e->stall == k->stall &&
+           e->critical == k->critical;
+}
+
+static size_t slot_of(const lmap *m, const lent *k)
+{
+    uint64_t h = mix(((uint64_t)k->w << 32 | k->p) ^ mix(k->dinst * 0x9e3779b97f4a7c15ull + k->dcyc) ^
+                     (k->stall << 1 | k->critical));
+    size_t mask = m->cap - 1, i = (size_t)h & mask;
+    while (m->v[i].critical != UINT32_MAX && !same_link(&m->v[i], k))
+        i = (i + 1) & mask;
+    return i;
+}
+
+static int grow(lmap *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 1024;
+    lent *v = malloc(cap * sizeof *v), *old = m->v;
+    if (!v)
+        return KR_INTERNAL;
+    for (size_t i = 0; i < cap; i++)
+        v[i].critical = UINT32_MAX;
+    size_t ocap = m->cap;
+    m->v = v;
+    m->cap = cap;
+    for (size_t i = 0; i < ocap; i++)
+        if (old[i].critical != UINT32_MAX)
+            m->v[slot_of(m, &old[i])] = old[i];
+    free(old);
+    return 0;
+}
+
+/* Adds count links (waited of them first of their row) like k. */
+static int add_link(lmap *m, const lent *k, uint64_t count, uint64_t waited)
+{
+    if (4 * (m->n + 1) > 3 * m->cap && grow(m))
+        return KR_INTERNAL;
+    lent *e = &m->v[slot_of(m, k)];
+    if (e->critical == UINT32_MAX) {
+        *e = *k;
+        e->count = e->waited = 0;
+        m->n++;
+    }
+    e->count += count;
+    e->waited += waited;
+    return 0;
+}
+
+struct an_waits_acc {
+    lmap h;
+    size_t waves_stored, waves_computed, waves_none;
+    uint64_t entries, links_unplaced;
+};
 
 /* Expected-latency class of a producer for the critical choice: vector
  * memory (VMEM, FLAT) 2, scalar memory 1, anything else (LDS, messages) 0. */
@@ -251,20 +324,23 @@ static int latency_rank(const kr_capture *c, const kr_inst *x)
     return k == KR_CLASS_VMEM || k == KR_CLASS_FLAT ? 2 : k == KR_CLASS_SMEM ? 1 : 0;
 }
 
-/* Links of one wave -> jl records (critical: see waits.h). */
-static int collect_wave(const kr_capture *c, size_t wi, const an_link *lk, size_t n, jvec *out)
+/* Histogram kinds of the expanded table: a = wait row (W_*, WP_*) or
+ * producer row (P_*); b = producer row (WP_*) or 0. W_* and P_STALL count
+ * critical links only; H_PAIR entries carry the per-(wait, producer) sums. */
+enum { H_W_DINST, H_W_DCYC, H_W_STALL, H_W_OBS, H_WP_DINST, H_WP_DCYC, H_P_STALL, H_P_DCYC, H_PAIR };
+
+typedef struct hent {
+    uint64_t ab;                     /* a << 32 | b */
+    uint64_t value;                  /* the value counted (0 for H_PAIR) */
+    uint32_t kind;
+    uint64_t count;                  /* links with this value (H_PAIR: links) */
+    uint64_t waited, critical, stall;   /* H_PAIR only */
+} hent;
+
+/* Links of one wave (critical: see waits.h), grouped by wait execution. */
+static int collect_wave(const kr_capture *c, size_t wi, const an_link *lk, size_t n, lmap *m)
 {
     const kr_wave *w = &c->waves[wi];
-    if (out->cap - out->n < n) {
-        size_t cap = out->cap ? out->cap : 256;
-        while (cap - out->n < n)
-            cap *= 2;
-        jl *v = realloc(out->v, cap * sizeof *v);
-        if (!v)
-            return KR_INTERNAL;
-        out->v = v;
-        out->cap = cap;
-    }
     size_t i = 0;
     while (i < n) {
         size_t j = i;
@@ -284,16 +360,19 @@ static int collect_wave(const kr_capture *c, size_t wi, const an_link *lk, size_
             const kr_inst *pr = &w->insts[lk[k].prod_rec];
             if (wr->row == KR_ROW_NONE || pr->row == KR_ROW_NONE || wr->row >= c->nrows || pr->row >= c->nrows)
                 continue;
-            jl *x = &out->v[out->n++];
-            x->wait_row = wr->row;
-            x->prod_row = pr->row;
-            x->exec = ((uint64_t)wi << 32) | lk[k].wait_rec;
-            x->dinst = lk[k].wait_rec > lk[k].prod_rec ? lk[k].wait_rec - lk[k].prod_rec : 0;
+            int first = 1;           /* no earlier counted link of this execution has the row */
+            for (size_t q = i; q < k && first; q++) {
+                const kr_inst *qr = &w->insts[lk[q].prod_rec];
+                first = !(qr->row == pr->row && qr->row < c->nrows);
+            }
+            uint64_t dinst = lk[k].wait_rec > lk[k].prod_rec ? lk[k].wait_rec - lk[k].prod_rec : 0;
             uint64_t issue = pr->time + pr->stall;
-            x->dcyc = wr->time > issue ? wr->time - issue : 0;
-            x->stall = wr->stall;
-            x->critical = !crit_done && lk[k].prod_rec == crit;
-            crit_done |= x->critical;
+            uint64_t dcyc = wr->time > issue ? wr->time - issue : 0;
+            int critical = !crit_done && lk[k].prod_rec == crit;
+            crit_done |= critical;
+            lent key = {wr->row, pr->row, dinst, dcyc, wr->stall, (uint32_t)critical, 0, 0};
+            if (add_link(m, &key, 1, (uint64_t)first))
+                return KR_INTERNAL;
         }
         i = j;
     }
@@ -326,71 +405,95 @@ static int rank_top(const void *a, const void *b)
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
-/* Links grouped by a row key (counting sort, stable): group r is
- * order[start[r] .. start[r + 1]). */
-static int group_by(const jvec *j, size_t nrows, int by_prod, uint32_t **start_out, uint32_t **order_out)
+/* The used entries, sorted by (kind, a, b, value): each histogram is a run
+ * with its values ascending. */
+static int by_key(const void *a, const void *b)
 {
-    uint32_t *start = calloc(nrows + 1, sizeof *start);
-    uint32_t *order = malloc((j->n ? j->n : 1) * sizeof *order);
-    uint32_t *fill = malloc((nrows + 1) * sizeof *fill);
-    if (!start || !order || !fill) {
-        free(start);
-        free(order);
-        free(fill);
-        return KR_INTERNAL;
-    }
-    for (size_t k = 0; k < j->n; k++)
-        start[(by_prod ? j->v[k].prod_row : j->v[k].wait_row) + 1]++;
-    for (size_t r = 1; r <= nrows; r++)
-        start[r] += start[r - 1];
-    memcpy(fill, start, (nrows + 1) * sizeof *fill);
-    for (size_t k = 0; k < j->n; k++)
-        order[fill[by_prod ? j->v[k].prod_row : j->v[k].wait_row]++] = (uint32_t)k;
-    free(fill);
-    *start_out = start;
-    *order_out = order;
-    return 0;
+    const hent *x = a, *y = b;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    if (x->ab != y->ab) return x->ab < y->ab ? -1 : 1;
+    return (x->value > y->value) - (x->value < y->value);
 }
 
-enum { F_DINST, F_DCYC, F_STALL, F_OBSERVED };
+typedef struct table {
+    hent *v;
+    size_t n;
+    size_t start[H_PAIR + 2];        /* kind k is v[start[k] .. start[k + 1]) */
+    uint64_t *val, *cnt;             /* scratch for one histogram */
+} table;
 
-/* Order statistics of a field over the links order[lo..hi) (critical ones
- * only when asked). */
-static void stats(const jvec *j, const uint32_t *order, size_t lo, size_t hi, int f, int critical_only,
-                  uint64_t *tmp, an_dist *out)
+/* The histogram (kind, a, b) into out (empty sample when absent). */
+static void dist_of(table *t, uint32_t kind, uint32_t a, uint32_t b, an_dist *out)
 {
+    uint64_t ab = (uint64_t)a << 32 | b;
+    size_t lo = t->start[kind], hi = t->start[kind + 1];
+    while (lo < hi) {                  /* first entry with key >= ab */
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->v[mid].ab < ab)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     size_t k = 0;
-    for (size_t i = lo; i < hi; i++) {
-        const jl *x = &j->v[order[i]];
-        if (critical_only && !x->critical)
-            continue;
-        tmp[k++] = f == F_DINST ? x->dinst : f == F_DCYC ? x->dcyc : f == F_STALL ? x->stall : x->dcyc + x->stall;
+    for (size_t i = lo; i < t->start[kind + 1] && t->v[i].ab == ab; i++, k++) {
+        t->val[k] = t->v[i].value;
+        t->cnt[k] = t->v[i].count;
     }
-    an_dist_of(tmp, k, out);
+    an_dist_of_counts(t->val, t->cnt, k, out);
 }
 
-/* Scratch per code row, reset after each use. */
-typedef struct scratch {
-    int32_t *slot;                   /* row -> producer slot of the current wait, -1 */
-    uint64_t *last_exec;             /* per slot: last wait execution counted, then a fill position */
-    uint64_t *acc_stall, *acc_links; /* per wait row, for a producer's top wait */
-    uint32_t *touched;
-    size_t ntouched;
-} scratch;
-
-static int build_waits(const kr_capture *c, const jvec *j, scratch *sc, uint64_t *tmp, an_waits *out)
+static void put(table *t, uint32_t kind, uint32_t a, uint32_t b, uint64_t value, uint64_t count)
 {
-    uint32_t *start, *order;
-    if (group_by(j, c->nrows, 0, &start, &order))
-        return KR_INTERNAL;
+    hent *e = &t->v[t->n++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->ab = (uint64_t)a << 32 | b;
+    e->value = value;
+    e->count = count;
+}
+
+/* A distinct link's contributions to the sums and histograms. */
+static void expand(const lent *l, table *t)
+{
+    put(t, H_PAIR, l->w, l->p, 0, l->count);
+    hent *pair = &t->v[t->n - 1];
+    pair->waited = l->waited;
+    pair->critical = l->critical ? l->count : 0;
+    pair->stall = l->critical ? l->stall * l->count : 0;
+    put(t, H_WP_DINST, l->w, l->p, l->dinst, l->count);
+    put(t, H_WP_DCYC, l->w, l->p, l->dcyc, l->count);
+    put(t, H_P_DCYC, l->p, 0, l->dcyc, l->count);
+    if (l->critical) {
+        put(t, H_W_DINST, l->w, 0, l->dinst, l->count);
+        put(t, H_W_DCYC, l->w, 0, l->dcyc, l->count);
+        put(t, H_W_STALL, l->w, 0, l->stall, l->count);
+        put(t, H_W_OBS, l->w, 0, l->dcyc + l->stall, l->count);
+        put(t, H_P_STALL, l->p, 0, l->stall, l->count);
+    }
+}
+
+static int build_waits(const kr_capture *c, table *t, an_waits *out)
+{
+    /* pairs are sorted by (wait row, producer row) */
+    const hent *pv = t->v + t->start[H_PAIR];
+    size_t np = t->start[H_PAIR + 1] - t->start[H_PAIR];
     size_t nw = 0;
-    for (size_t r = 0; r < c->nrows; r++)
-        nw += start[r + 1] > start[r] ||
-              (!c->rows[r].is_label && c->rows[r].cls == KR_CLASS_WAITCNT && c->rows[r].hit > 0);
+    for (size_t r = 0, i = 0; r < c->nrows; r++) {
+        int linked = 0;
+        while (i < np && (pv[i].ab >> 32) < r)
+            i++;
+        linked = i < np && (pv[i].ab >> 32) == r;
+        nw += linked || (!c->rows[r].is_label && c->rows[r].cls == KR_CLASS_WAITCNT && c->rows[r].hit > 0);
+    }
     out->waits = calloc(nw ? nw : 1, sizeof *out->waits);
-    int rc = out->waits ? 0 : KR_INTERNAL;
-    for (size_t r = 0; r < c->nrows && !rc; r++) {
-        size_t lo = start[r], hi = start[r + 1];
+    if (!out->waits)
+        return KR_INTERNAL;
+    size_t i = 0;
+    for (size_t r = 0; r < c->nrows; r++) {
+        size_t lo = i;
+        while (i < np && (pv[i].ab >> 32) == r)
+            i++;
+        size_t hi = i;
         if (lo == hi && !(!c->rows[r].is_label && c->rows[r].cls == KR_CLASS_WAITCNT && c->rows[r].hit > 0))
             continue;
         an_wait *wt = &out->waits[out->nwaits++];
@@ -400,107 +503,75 @@ static int build_waits(const kr_capture *c, const jvec *j, scratch *sc, uint64_t
         wt->stall = c->rows[r].stall;
         if (lo == hi)
             continue;
-        wt->links = hi - lo;
-        /* producers of this wait: slots in first-seen order */
-        size_t np = 0;
-        for (size_t i = lo; i < hi; i++) {
-            const jl *x = &j->v[order[i]];
-            if (x->critical) {
-                wt->linked++;
-                wt->attributed += x->stall;
-            }
-            if (sc->slot[x->prod_row] < 0) {
-                sc->slot[x->prod_row] = (int32_t)np;
-                sc->touched[np++] = x->prod_row;
-            }
+        wt->producers = calloc(hi - lo, sizeof *wt->producers);
+        if (!wt->producers)
+            return KR_INTERNAL;
+        wt->nproducers = hi - lo;
+        for (size_t k = lo; k < hi; k++) {
+            an_wait_producer *p = &wt->producers[k - lo];
+            p->row = (uint32_t)pv[k].ab;
+            p->vaddr = c->rows[p->row].vaddr;
+            p->links = pv[k].count;
+            p->waited = pv[k].waited;
+            p->critical = pv[k].critical;
+            p->stall = pv[k].stall;
+            wt->links += p->links;
+            wt->linked += p->critical;
+            wt->attributed += p->stall;
         }
-        wt->producers = calloc(np, sizeof *wt->producers);
-        if (!wt->producers) {
-            rc = KR_INTERNAL;
-            break;
-        }
-        wt->nproducers = np;
-        for (size_t s = 0; s < np; s++) {
-            wt->producers[s].row = sc->touched[s];
-            wt->producers[s].vaddr = c->rows[sc->touched[s]].vaddr;
-            sc->last_exec[s] = UINT64_MAX;
-        }
-        for (size_t i = lo; i < hi; i++) {
-            const jl *x = &j->v[order[i]];
-            int32_t s = sc->slot[x->prod_row];
-            an_wait_producer *p = &wt->producers[s];
-            p->links++;
-            if (sc->last_exec[s] != x->exec) {   /* links of one execution are adjacent */
-                p->waited++;
-                sc->last_exec[s] = x->exec;
-            }
-            if (x->critical) {
-                p->critical++;
-                p->stall += x->stall;
-            }
-        }
-        stats(j, order, lo, hi, F_DINST, 1, tmp, &wt->dist_insts);
-        stats(j, order, lo, hi, F_DCYC, 1, tmp, &wt->dist_cycles);
-        stats(j, order, lo, hi, F_STALL, 1, tmp, &wt->exposed);
-        stats(j, order, lo, hi, F_OBSERVED, 1, tmp, &wt->observed);
+        dist_of(t, H_W_DINST, (uint32_t)r, 0, &wt->dist_insts);
+        dist_of(t, H_W_DCYC, (uint32_t)r, 0, &wt->dist_cycles);
+        dist_of(t, H_W_STALL, (uint32_t)r, 0, &wt->exposed);
+        dist_of(t, H_W_OBS, (uint32_t)r, 0, &wt->observed);
         wt->earlier_cycles = wt->exposed.p50;
         if (wt->dist_cycles.n && wt->dist_cycles.p50 > 0) {
             wt->has_extra = 1;
             uint64_t num = wt->earlier_cycles * wt->dist_insts.p50;
             wt->extra_insts = (num + wt->dist_cycles.p50 - 1) / wt->dist_cycles.p50;
         }
-        for (size_t s = 0; s < np; s++)
-            sc->slot[sc->touched[s]] = -1;
         qsort(wt->producers, wt->nproducers, sizeof *wt->producers, rank_wait_producers);
     }
-    if (!rc)
-        qsort(out->waits, out->nwaits, sizeof *out->waits, rank_waits);
+    qsort(out->waits, out->nwaits, sizeof *out->waits, rank_waits);
     /* per-producer distances, for the waits that are reported */
-    for (size_t k = 0; k < out->nwaits && k < out->n && !rc; k++) {
+    for (size_t k = 0; k < out->nwaits && k < out->n; k++) {
         an_wait *wt = &out->waits[k];
-        size_t lo = start[wt->row], hi = start[wt->row + 1], np = wt->nproducers;
-        if (lo == hi)
-            continue;
-        /* slot s fills tmp[off[s] ..): the fill position lives in last_exec */
-        size_t off = 0;
-        for (size_t s = 0; s < np; s++) {
-            sc->slot[wt->producers[s].row] = (int32_t)s;
-            sc->last_exec[s] = off;
-            off += wt->producers[s].links;
-        }
-        uint64_t *di = tmp, *dc = tmp + wt->links;
-        for (size_t i = lo; i < hi; i++) {
-            const jl *x = &j->v[order[i]];
-            size_t at = sc->last_exec[sc->slot[x->prod_row]]++;
-            di[at] = x->dinst;
-            dc[at] = x->dcyc;
-        }
-        off = 0;
-        for (size_t s = 0; s < np; s++) {
+        for (size_t s = 0; s < wt->nproducers; s++) {
             an_wait_producer *p = &wt->producers[s];
-            an_dist_of(di + off, p->links, &p->dist_insts);
-            an_dist_of(dc + off, p->links, &p->dist_cycles);
-            off += p->links;
-            sc->slot[p->row] = -1;
+            dist_of(t, H_WP_DINST, wt->row, p->row, &p->dist_insts);
+            dist_of(t, H_WP_DCYC, wt->row, p->row, &p->dist_cycles);
         }
     }
-    free(start);
-    free(order);
-    return rc;
+    return 0;
 }
 
-static int build_top(const kr_capture *c, const jvec *j, scratch *sc, uint64_t *tmp, an_waits *out)
+static int build_top(const kr_capture *c, table *t, an_waits *out)
 {
-    uint32_t *start, *order;
-    if (group_by(j, c->nrows, 1, &start, &order))
-        return KR_INTERNAL;
-    size_t np = 0;
-    for (size_t r = 0; r < c->nrows; r++)
-        np += start[r + 1] > start[r];
-    out->producers = calloc(np ? np : 1, sizeof *out->producers);
-    if (!out->producers) {
+    const hent *pv = t->v + t->start[H_PAIR];
+    size_t np = t->start[H_PAIR + 1] - t->start[H_PAIR];
+    /* the pairs of each producer row: indices sorted by (producer, wait) */
+    uint32_t *by_prod = malloc((np ? np : 1) * sizeof *by_prod);
+    uint32_t *start = calloc(c->nrows + 1, sizeof *start);
+    if (!by_prod || !start) {
+        free(by_prod);
         free(start);
-        free(order);
+        return KR_INTERNAL;
+    }
+    for (size_t k = 0; k < np; k++)
+        start[(uint32_t)pv[k].ab + 1]++;
+    for (size_t r = 1; r <= c->nrows; r++)
+        start[r] += start[r - 1];
+    size_t nprod = 0;
+    for (size_t r = 0; r < c->nrows; r++)
+        nprod += start[r + 1] > start[r];
+    for (size_t k = 0; k < np; k++)          /* stable: waits ascending within a producer */
+        by_prod[start[(uint32_t)pv[k].ab]++] = (uint32_t)k;
+    for (size_t r = c->nrows; r > 0; r--)    /* undo the fill: start[r] = first of row r */
+        start[r] = start[r - 1];
+    start[0] = 0;
+    out->producers = calloc(nprod ? nprod : 1, sizeof *out->producers);
+    if (!out->producers) {
+        free(by_prod);
+        free(start);
         return KR_INTERNAL;
     }
     for (size_t r = 0; r < c->nrows; r++) {
@@ -510,26 +581,16 @@ static int build_top(const kr_capture *c, const jvec *j, scratch *sc, uint64_t *
         an_top_producer *p = &out->producers[out->nproducers++];
         p->row = (uint32_t)r;
         p->vaddr = c->rows[r].vaddr;
-        p->links = hi - lo;
-        sc->ntouched = 0;
-        for (size_t i = lo; i < hi; i++) {
-            const jl *x = &j->v[order[i]];
-            uint32_t wr = x->wait_row;
-            if (sc->acc_links[wr] == 0)
-                sc->touched[sc->ntouched++] = wr;
-            sc->acc_links[wr]++;
-            if (x->critical) {
-                p->critical++;
-                p->stall += x->stall;
-                sc->acc_stall[wr] += x->stall;
-            }
-        }
-        p->nwaits = sc->ntouched;
+        p->nwaits = hi - lo;
         uint64_t best_stall = 0, best_links = 0;
-        for (size_t t = 0; t < sc->ntouched; t++) {
-            uint32_t wr = sc->touched[t];
-            uint64_t st = sc->acc_stall[wr], nl = sc->acc_links[wr];
-            int better = t == 0 || st > best_stall ||
+        for (size_t k = lo; k < hi; k++) {
+            const hent *e = &pv[by_prod[k]];
+            uint32_t wr = (uint32_t)(e->ab >> 32);
+            p->links += e->count;
+            p->critical += e->critical;
+            p->stall += e->stall;
+            uint64_t st = e->stall, nl = e->count;
+            int better = k == lo || st > best_stall ||
                          (st == best_stall && (nl > best_links ||
                           (nl == best_links && (c->rows[wr].vaddr < c->rows[p->top_wait].vaddr ||
                            (c->rows[wr].vaddr == c->rows[p->top_wait].vaddr && wr < p->top_wait)))));
@@ -538,22 +599,66 @@ static int build_top(const kr_capture *c, const jvec *j, scratch *sc, uint64_t *
                 best_stall = st;
                 best_links = nl;
             }
-            sc->acc_stall[wr] = sc->acc_links[wr] = 0;
         }
     }
+    free(by_prod);
+    free(start);
     qsort(out->producers, out->nproducers, sizeof *out->producers, rank_top);
     for (size_t k = 0; k < out->nproducers && k < out->n; k++) {   /* the reported ones */
         an_top_producer *p = &out->producers[k];
-        size_t lo = start[p->row], hi = start[p->row + 1];
-        stats(j, order, lo, hi, F_STALL, 1, tmp, &p->exposed);
-        stats(j, order, lo, hi, F_DCYC, 0, tmp, &p->dist_cycles);
+        dist_of(t, H_P_STALL, p->row, 0, &p->exposed);
+        dist_of(t, H_P_DCYC, p->row, 0, &p->dist_cycles);
     }
-    free(start);
-    free(order);
     return 0;
 }
 
-int an_waits_compute(const kr_capture *c, const an_waits_opts *opts, an_waits *out)
+an_waits_acc *an_waits_acc_new(void)
+{
+    return calloc(1, sizeof(an_waits_acc));
+}
+
+void an_waits_acc_free(an_waits_acc *a)
+{
+    if (!a)
+        return;
+    free(a->h.v);
+    free(a);
+}
+
+int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi)
+{
+    an_link *lk;
+    size_t nlk;
+    an_links_source src;
+    int rc = an_waits_wave_links(c, &c->waves[wi], &lk, &nlk, &src, &a->links_unplaced, &a->entries);
+    if (rc)
+        return rc;
+    if (src == AN_LINKS_STORED)
+        a->waves_stored++;
+    else if (src == AN_LINKS_COMPUTED)
+        a->waves_computed++;
+    else
+        a->waves_none++;
+    rc = collect_wave(c, wi, lk, nlk, &a->h);
+    free(lk);
+    return rc;
+}
+
+int an_waits_acc_merge(an_waits_acc *into, const an_waits_acc *from)
+{
+    for (size_t i = 0; i < from->h.cap; i++)
+        if (from->h.v[i].critical != UINT32_MAX &&
+            add_link(&into->h, &from->h.v[i], from->h.v[i].count, from->h.v[i].waited))
+            return KR_INTERNAL;
+    into->waves_stored += from->waves_stored;
+    into->waves_computed += from->waves_computed;
+    into->waves_none += from->waves_none;
+    into->entries += from->entries;
+    into->links_unplaced += from->links_unplaced;
+    return 0;
+}
+
+int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_opts *opts, an_waits *out)
 {
     memset(out, 0, sizeof *out);
     out->rows = c->rows;
@@ -566,64 +671,71 @@ int an_waits_compute(const kr_capture *c, const an_waits_opts *opts, an_waits *o
         if (c->rows[r].cls == KR_CLASS_WAITCNT)
             out->wait_stall += c->rows[r].stall;
     }
-    jvec j = {0};
-    int rc = 0;
-    for (size_t wi = 0; wi < c->nwaves && !rc; wi++) {
-        const kr_wave *w = &c->waves[wi];
-        an_link *lk;
-        size_t nlk;
-        an_links_source src;
-        rc = an_waits_wave_links(c, w, &lk, &nlk, &src, &out->links_unplaced, &out->entries);
-        if (rc)
-            break;
-        if (src == AN_LINKS_STORED)
-            out->waves_stored++;
-        else if (src == AN_LINKS_COMPUTED)
-            out->waves_computed++;
-        else
-            out->waves_none++;
-        rc = collect_wave(c, wi, lk, nlk, &j);
-        free(lk);
-    }
+    out->waves_stored = a->waves_stored;
+    out->waves_computed = a->waves_computed;
+    out->waves_none = a->waves_none;
+    out->entries = a->entries;
+    out->links_unplaced = a->links_unplaced;
     out->source = out->waves_stored && out->waves_computed ? AN_LINKS_MIXED
                 : out->waves_stored ? AN_LINKS_STORED
                 : out->waves_computed ? AN_LINKS_COMPUTED : AN_LINKS_NONE;
-    out->links = j.n;
-    for (size_t k = 0; k < j.n; k++)
-        if (j.v[k].critical)
-            out->attributed += j.v[k].stall;
-    size_t nr = c->nrows ? c->nrows : 1;
-    uint64_t *tmp = NULL;
-    scratch sc = {0};
+    table t = {0};
+    size_t cap = 9 * (a->h.n ? a->h.n : 1);  /* at most 9 entries per distinct link */
+    t.v = malloc(cap * sizeof *t.v);
+    t.val = malloc(cap * sizeof *t.val);
+    t.cnt = malloc(cap * sizeof *t.cnt);
+    int rc = t.v && t.val && t.cnt ? 0 : KR_INTERNAL;
     if (!rc) {
-        tmp = malloc(2 * (j.n ? j.n : 1) * sizeof *tmp);
-        sc.slot = malloc(nr * sizeof *sc.slot);
-        sc.last_exec = malloc(nr * sizeof *sc.last_exec);
-        sc.acc_stall = calloc(nr, sizeof *sc.acc_stall);
-        sc.acc_links = calloc(nr, sizeof *sc.acc_links);
-        sc.touched = malloc(nr * sizeof *sc.touched);
-        if (!tmp || !sc.slot || !sc.last_exec || !sc.acc_stall || !sc.acc_links || !sc.touched)
-            rc = KR_INTERNAL;
-        else
-            for (size_t r = 0; r < nr; r++)
-                sc.slot[r] = -1;
+        for (size_t i = 0; i < a->h.cap; i++)
+            if (a->h.v[i].critical != UINT32_MAX)
+                expand(&a->h.v[i], &t);
+        qsort(t.v, t.n, sizeof *t.v, by_key);
+        size_t m = 0;                          /* equal keys summed */
+        for (size_t i = 0; i < t.n; i++) {
+            if (m && t.v[m - 1].kind == t.v[i].kind && t.v[m - 1].ab == t.v[i].ab && t.v[m - 1].value == t.v[i].value) {
+                t.v[m - 1].count += t.v[i].count;
+                t.v[m - 1].waited += t.v[i].waited;
+                t.v[m - 1].critical += t.v[i].critical;
+                t.v[m - 1].stall += t.v[i].stall;
+            } else {
+                t.v[m++] = t.v[i];
+            }
+        }
+        t.n = m;
+        for (size_t i = 0, k = 0; k <= H_PAIR + 1; k++) {
+            while (i < t.n && t.v[i].kind < k)
+                i++;
+            t.start[k] = i;
+        }
+        for (size_t i = t.start[H_PAIR]; i < t.start[H_PAIR + 1]; i++) {
+            out->links += t.v[i].count;
+            out->attributed += t.v[i].stall;
+        }
+        rc = build_waits(c, &t, out);
     }
     if (!rc)
-        rc = build_waits(c, &j, &sc, tmp, out);
-    if (!rc)
-        rc = build_top(c, &j, &sc, tmp, out);
-    free(sc.slot);
-    free(sc.last_exec);
-    free(sc.acc_stall);
-    free(sc.acc_links);
-    free(sc.touched);
-    free(tmp);
-    free(j.v);
+        rc = build_top(c, &t, out);
+    free(t.v);
+    free(t.val);
+    free(t.cnt);
     if (rc) {
         an_waits_free(out);
         return rc;
     }
     return 0;
+}
+
+int an_waits_compute(const kr_capture *c, const an_waits_opts *opts, an_waits *out)
+{
+    memset(out, 0, sizeof *out);
+    an_waits_acc *a = an_waits_acc_new();
+    int rc = a ? 0 : KR_INTERNAL;
+    for (size_t wi = 0; wi < c->nwaves && !rc; wi++)
+        rc = an_waits_acc_wave(a, c, wi);
+    if (!rc)
+        rc = an_waits_finish(c, a, opts, out);
+    an_waits_acc_free(a);
+    return rc;
 }
 
 void an_waits_free(an_waits *r)

@@ -163,4 +163,15 @@ int an_waits_place(const kr_capture *c, const kr_wave *w, const kr_wait_entry *w
 int an_waits_compute(const kr_capture *c, const an_waits_opts *opts, an_waits *out);
 void an_waits_free(an_waits *r);
 
+/* The same in steps, for waves that are streamed (analysis.h): an
+ * accumulator per thread takes waves (wi indexes c->waves; each wave once),
+ * accumulators are merged in a fixed order, then finished into the result
+ * (which does not depend on the order the waves came in). */
+typedef struct an_waits_acc an_waits_acc;
+an_waits_acc *an_waits_acc_new(void);          /* NULL: out of memory */
+int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi);
+int an_waits_acc_merge(an_waits_acc *into, const an_waits_acc *from);
+int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_opts *opts, an_waits *out);
+void an_waits_acc_free(an_waits_acc *a);
+
 #endif

@@ -15,13 +15,11 @@
  * wires the pieces. */
 #include "bundle/capture.h"
 
-#include <dirent.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bundle/discover.h"
 #include "bundle/load_code.h"
@@ -31,14 +29,21 @@
 #include "bundle/load_snapshots.h"
 #include "bundle/load_wave.h"
 #include "bundle/load_wstates.h"
+#include "bundle/source.h"
 #include "common/file.h"
 #include "common/limits.h"
 #include "common/pool.h"
 
-int bundle_is_capture_dir(const char *dir)
+int bundle_is_capture_dir_src(const bundle_source *src, const char *dir)
 {
     char path[PATH_MAX];
-    return kr_is_dir(dir) && kr_is_regular(kr_path_join(path, sizeof path, dir, "filenames.json"));
+    return bundle_source_kind_of(src, dir) == BUNDLE_SRC_DIR &&
+           bundle_source_kind_of(src, kr_path_join(path, sizeof path, dir, "filenames.json")) == BUNDLE_SRC_FILE;
+}
+
+int bundle_is_capture_dir(const char *dir)
+{
+    return bundle_is_capture_dir_src(NULL, dir);
 }
 
 static int oom(kr_err *err, const char *file)
@@ -119,65 +124,64 @@ static const char *label_from_path(kr_arena *a, const char *path)
 
 /* 1 if a directory entry named path exists (a dangling or looping symlink
  * counts: opening it then fails with an error that says why). */
-static int entry_exists(const char *path)
+static int entry_exists(const kr_capture *c, const char *path)
 {
-    struct stat st;
-    return lstat(path, &st) == 0;
+    bundle_source_info st;
+    return bundle_source_stat(c->source, path, 0, &st) == 0;
 }
 
-/* Reads dir/name (limit KR_MAX_SMALL_FILE_BYTES) into *data (malloc'd), or
- * leaves *data NULL when the file is absent and not required. path receives
- * the file's path, which errors name. */
+/* Reads dir/name (limit KR_MAX_SMALL_FILE_BYTES) into *b, or leaves b->data
+ * NULL when the file is absent and not required. path receives the file's
+ * path, which errors name. */
 static int read_member(kr_capture *c, const char *name, int required, char *path, size_t cap,
-                       char **data, size_t *len, kr_err *err)
+                       bundle_blob *b, kr_err *err)
 {
-    *data = NULL;
-    *len = 0;
+    memset(b, 0, sizeof *b);
     kr_path_join(path, cap, c->dir, name);
-    if (!entry_exists(path))
+    if (!entry_exists(c, path))
         return required ? kr_err_set(err, KR_INPUT, path, NULL, "missing %s (required in a capture folder)", name) : 0;
-    return kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, data, len, err);
+    return bundle_source_read(c->source, path, KR_MAX_SMALL_FILE_BYTES, b, err);
 }
 
 typedef int (*parse_fn)(kr_capture *c, const char *data, size_t len, const char *fname, kr_err *err);
 
 static int load_small(kr_capture *c, const char *name, int required, parse_fn parse, kr_err *err)
 {
-    char path[PATH_MAX], *data;
-    size_t len;
-    int rc = read_member(c, name, required, path, sizeof path, &data, &len, err);
-    if (rc || !data)
+    char path[PATH_MAX];
+    bundle_blob b;
+    int rc = read_member(c, name, required, path, sizeof path, &b, err);
+    if (rc || !b.data)
         return rc;
-    rc = parse(c, data, len, path, err);
-    free(data);
-    c->total_bytes += len;
+    rc = parse(c, b.data, b.len, path, err);
+    c->total_bytes += b.len;
+    bundle_blob_free(&b);
     return rc;
 }
 
 static int load_wstates_k(kr_capture *c, unsigned k, kr_err *err)
 {
-    char name[32], path[PATH_MAX], *data;
-    size_t len;
+    char name[32], path[PATH_MAX];
+    bundle_blob b;
     snprintf(name, sizeof name, "wstates%u.json", k);
-    int rc = read_member(c, name, 0, path, sizeof path, &data, &len, err);
-    if (rc || !data)
+    int rc = read_member(c, name, 0, path, sizeof path, &b, err);
+    if (rc || !b.data)
         return rc;
-    rc = bundle_parse_wstates(c, k, data, len, path, err);
-    free(data);
-    c->total_bytes += len;
+    rc = bundle_parse_wstates(c, k, b.data, b.len, path, err);
+    c->total_bytes += b.len;
+    bundle_blob_free(&b);
     return rc;
 }
 
 static int load_snapshots(kr_capture *c, kr_err *err)
 {
-    char path[PATH_MAX], *data;
-    size_t len;
-    int rc = read_member(c, "snapshots.json", 0, path, sizeof path, &data, &len, err);
-    if (rc || !data)
+    char path[PATH_MAX];
+    bundle_blob b;
+    int rc = read_member(c, "snapshots.json", 0, path, sizeof path, &b, err);
+    if (rc || !b.data)
         return rc;
-    rc = bundle_parse_snapshots(c, c->dir, data, len, path, err);
-    free(data);
-    c->total_bytes += len;
+    rc = bundle_parse_snapshots(c, c->dir, b.data, b.len, path, err);
+    c->total_bytes += b.len;
+    bundle_blob_free(&b);
     return rc;
 }
 
@@ -273,21 +277,22 @@ static void wave_load(batch *b, size_t i, kr_err *err)
     kr_wave *w = &c->waves[i];
     char path[PATH_MAX];
     kr_path_join(path, sizeof path, c->dir, ref->file);
-    if (!entry_exists(path)) {
+    if (!entry_exists(c, path)) {
         kr_err_set(err, KR_INPUT, path, NULL, "wave file listed in filenames.json does not exist");
         return;
     }
-    char *data;
-    size_t len;
-    if (kr_file_read(path, KR_MAX_FILE_BYTES, &data, &len, err))
+    bundle_blob blob;
+    if (bundle_source_read(c->source, path, KR_MAX_FILE_BYTES, &blob, err))
         return;
-    int rc = b->opts->jansson_waves ? bundle_parse_wave_jansson(data, len, path, w, err)
-                                    : bundle_parse_wave(data, len, path, w, err);
-    free(data);
+    int rc = b->opts->jansson_waves ? bundle_parse_wave_jansson(blob.data, blob.len, path, w, err)
+                                    : bundle_parse_wave(blob.data, blob.len, path, w, err);
+    size_t len = blob.len;
+    bundle_blob_free(&blob);
     if (rc)
         return;
     w->file = ref->file;
     w->bytes = len;
+    kr_progress_add(b->opts->progress, 1, len);
     /* The rows are mapped here when code.json is loaded already, else after
      * the batch; the result is the same either way. */
     if (atomic_load_explicit(&b->code_ready, memory_order_acquire)) {
@@ -316,6 +321,127 @@ static void batch_task(void *ctx, size_t index, int worker)
         wave_task(b, index - b->nside, worker);
 }
 
+/* ---- streamed waves (bundle_opts.sink) ---- */
+
+typedef struct stream_job {
+    batch *b;
+    const kr_wave_sink *sink;
+    unsigned keep;                   /* KR_SINK_KEEP_* */
+    size_t *idx;                     /* wave indices, grouped by (SE, SIMD) */
+    size_t *gstart;                  /* group g is idx[gstart[g] .. gstart[g + 1]) */
+    size_t ngroups;
+    int *grc;                        /* per group: the sink's return */
+} stream_job;
+
+typedef struct scope_key {
+    uint32_t se, simd;
+    size_t wave;
+} scope_key;
+
+static int by_scope(const void *a, const void *b)
+{
+    const scope_key *x = a, *y = b;
+    if (x->se != y->se) return x->se < y->se ? -1 : 1;
+    if (x->simd != y->simd) return x->simd < y->simd ? -1 : 1;
+    return x->wave < y->wave ? -1 : x->wave > y->wave;
+}
+
+/* What the sink did not ask to keep. */
+static void drop_streams(kr_wave *w, unsigned keep)
+{
+    if (!(keep & KR_SINK_KEEP_RECORDS)) {
+        free(w->insts);
+        free(w->waits);
+        free(w->producers);
+        w->insts = NULL;
+        w->waits = NULL;
+        w->producers = NULL;
+        w->ninsts = w->nwaits = w->nproducers = 0;
+    }
+    if (!(keep & KR_SINK_KEEP_TIMELINES)) {
+        free(w->timeline);
+        w->timeline = NULL;
+        w->ntimeline = 0;
+    }
+}
+
+/* One group: load its waves (in index order), hand them to the sink, drop
+ * their streams. A wave that fails to load is recorded as wave_task does
+ * and the group does not reach the sink. */
+static void group_task(void *ctx, size_t g, int worker)
+{
+    stream_job *j = ctx;
+    batch *b = j->b;
+    kr_capture *c = b->c;
+    size_t lo = j->gstart[g], hi = j->gstart[g + 1];
+    int failed = 0;
+    for (size_t k = lo; k < hi; k++) {
+        size_t i = j->idx[k];
+        wave_task(b, i, worker);
+        if (b->wave_err_at[worker] == i)
+            failed = 1;
+        else if (!b->mapped[i]) {
+            map_rows(b, c, &c->waves[i]);
+            b->mapped[i] = 1;
+        }
+    }
+    if (!failed)
+        j->grc[g] = j->sink->group(j->sink->acc, c, j->idx + lo, hi - lo, worker);
+    for (size_t k = lo; k < hi; k++)
+        drop_streams(&c->waves[j->idx[k]], j->keep);
+}
+
+/* The wave files of c through the sink, groups on opts->threads threads.
+ * Errors: the first failed wave by index, then the first failed group. */
+static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
+{
+    kr_capture *c = b->c;
+    size_t n = c->nwaves;
+    stream_job j = {b, sink, 0, NULL, NULL, 0, NULL};
+    int threads = b->opts->threads > 1 ? b->opts->threads : 1;
+    if (sink->begin && sink->begin(sink->acc, c, threads, &j.keep))
+        return kr_err_set(err, KR_INTERNAL, c->dir, NULL, "out of memory preparing the analyses");
+    if (n == 0)
+        return 0;
+    scope_key *keys = malloc(n * sizeof *keys);
+    j.idx = malloc(n * sizeof *j.idx);
+    j.gstart = malloc((n + 1) * sizeof *j.gstart);
+    j.grc = calloc(n, sizeof *j.grc);
+    int rc = 0;
+    if (!keys || !j.idx || !j.gstart || !j.grc)
+        rc = oom(err, c->dir);
+    if (!rc) {
+        for (size_t i = 0; i < n; i++)
+            keys[i] = (scope_key){c->wave_refs[i].se, c->wave_refs[i].simd, i};
+        qsort(keys, n, sizeof *keys, by_scope);
+        for (size_t k = 0; k < n; k++) {
+            j.idx[k] = keys[k].wave;
+            if (k == 0 || keys[k].se != keys[k - 1].se || keys[k].simd != keys[k - 1].simd)
+                j.gstart[j.ngroups++] = k;
+        }
+        j.gstart[j.ngroups] = n;
+        kr_parallel_for(j.ngroups, threads, group_task, &j);
+        size_t first = 0;
+        for (size_t k = 1; k < (size_t)threads; k++)
+            if (b->wave_err_at[k] < b->wave_err_at[first])
+                first = k;
+        if (b->wave_err_at[first] != SIZE_MAX) {
+            *err = b->wave_errs[first];
+            rc = err->code;
+        }
+        for (size_t g = 0; g < j.ngroups && !rc; g++)
+            if (j.grc[g])
+                rc = kr_err_set(err, j.grc[g], c->dir, NULL, "out of memory analyzing the waves");
+        for (size_t i = 0; i < n; i++)
+            c->total_bytes += c->waves[i].bytes;
+    }
+    free(keys);
+    free(j.idx);
+    free(j.gstart);
+    free(j.grc);
+    return rc;
+}
+
 /* Runs the batch and moves its results into c. Returns the first error in
  * side order (code, wstates, occupancy, realtime, snapshots), then of the
  * waves by index; the results' error goes to *results_err for later. */
@@ -337,6 +463,7 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
         kr_arena_init(&t->c.arena);
         kr_err_clear(&t->err);
         t->c.dir = c->dir;
+        t->c.source = c->source;
         t->c.folder = c->folder;
         t->c.label = c->label;
         t->c.name_matched = c->name_matched;
@@ -367,8 +494,10 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
         else
             c->nwaves = nwaves;  /* every slot is released by bundle_capture_free */
     }
+    kr_progress_expect(opts->progress, c->nwaves);
+    /* Streamed: only the other files now; the waves after they are in c. */
     if (!rc)
-        kr_parallel_for(b->nside + c->nwaves, opts->threads, batch_task, b);
+        kr_parallel_for(b->nside + (opts->sink ? 0 : c->nwaves), opts->threads, batch_task, b);
 
     /* The sides' arenas now belong to the capture, whatever happened. */
     for (int id = 0; id < SIDE_COUNT; id++)
@@ -411,6 +540,10 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
         c->kernel_trace = res->kernel_trace;
         c->agent_info = res->agent_info;
         c->kernel_stats = res->kernel_stats;
+        c->counters = res->counters;
+        c->ncounters = res->ncounters;
+        c->counter_paths = res->counter_paths;
+        c->ncounter_paths = res->ncounter_paths;
         for (int id = 0; id < SIDE_COUNT; id++)
             c->total_bytes += b->side[id].c.total_bytes;
         for (size_t i = 0; i < c->nwaves; i++) {
@@ -422,6 +555,8 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
         if (*results_rc)
             *results_err = b->side[SIDE_RESULTS].err;
     }
+    if (!rc && opts->sink)
+        rc = stream_waves(b, opts->sink, err);
     free(b->wave_errs);
     free(b->wave_err_at);
     free(b->mapped);
@@ -489,43 +624,27 @@ static int list_extra_files(kr_capture *c, kr_err *err)
         named[c->nwave_refs + i] = c->snapshots[i].leaf;
     if (nnamed)
         qsort(named, nnamed, sizeof *named, str_cmp);
-    DIR *d = opendir(c->dir);
-    if (!d) {
+    bundle_source_entry *ents;
+    size_t nents;
+    if (bundle_source_list(c->source, c->dir, &ents, &nents) != 0) {
         free(named);
         return kr_err_set(err, KR_INPUT, c->dir, NULL, "cannot list the capture folder");
     }
-    size_t cap = 16, n = 0;
-    const char **v = malloc(cap * sizeof *v);
+    size_t n = 0;
+    const char **v = malloc((nents ? nents : 1) * sizeof *v);
     int rc = 0;
-    struct dirent *e;
-    while (v && (e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-            named_by_rules(named, nnamed, e->d_name))
+    for (size_t i = 0; v && i < nents; i++) {
+        if (named_by_rules(named, nnamed, ents[i].name))
             continue;
-        if (n == cap) {
-            const char **nv = realloc(v, cap * 2 * sizeof *v);
-            if (!nv) {
-                free(v);
-                v = NULL;
-                break;
-            }
-            v = nv;
-            cap *= 2;
-        }
-        v[n] = kr_arena_strdup(&c->arena, e->d_name);
-        if (!v[n]) {
+        if (!(v[n++] = kr_arena_strdup(&c->arena, ents[i].name))) {
             free(v);
             v = NULL;
-            break;
         }
-        n++;
     }
-    closedir(d);
+    bundle_source_list_free(ents, nents);
     free(named);
     if (!v)
         return oom(err, c->dir);
-    if (n)
-        qsort(v, n, sizeof *v, str_cmp);
     if (n) {
         c->extra_files = kr_arena_array(&c->arena, n, sizeof *c->extra_files);
         if (!c->extra_files)
@@ -569,9 +688,9 @@ int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **o
     bundle_opts defaults = {.threads = 1};
     if (!opts)
         opts = &defaults;
-    if (!kr_is_dir(dir))
+    if (bundle_source_kind_of(opts->src, dir) != BUNDLE_SRC_DIR)
         return kr_err_set(err, KR_INPUT, dir, NULL, "not a directory");
-    if (!bundle_is_capture_dir(dir))
+    if (!bundle_is_capture_dir_src(opts->src, dir))
         return kr_err_set(err, KR_INPUT, dir, NULL, "not a capture folder (no filenames.json)");
 
     capture_box *box = calloc(1, sizeof *box);
@@ -585,12 +704,15 @@ int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **o
     kr_err results_err;
     kr_err_clear(&results_err);
     char *stripped = strip_slashes(&c->arena, dir);
+    char *folder = bundle_source_folder_name(opts->src, dir);
     c->dir = kr_arena_strdup(&c->arena, dir);
-    if (!stripped || !c->dir) {
+    c->source = opts->src;
+    c->folder = folder ? kr_arena_strdup(&c->arena, folder) : NULL;
+    free(folder);
+    if (!stripped || !c->dir || !c->folder) {
         rc = oom(err, dir);
         goto fail;
     }
-    c->folder = kr_path_base(stripped);
     parse_folder_name(c);
     c->label = opts->label ? kr_arena_strdup(&c->arena, opts->label) : label_from_path(&c->arena, stripped);
 

@@ -15,7 +15,9 @@
 
 #include "bundle/model.h"
 #include "common/err.h"
+#include "common/progress.h"
 
+struct bundle_source;      /* bundle/source.h */
 typedef struct bundle_opts {
     int threads;                 /* loader threads (wave files and the other files), >= 1 */
     const char *results_path;    /* --results FILE, or NULL to search */
@@ -26,6 +28,12 @@ typedef struct bundle_opts {
                                     curves from the wave timelines (FORMATS §5);
                                     only validate compares against the files */
     int jansson_waves;           /* parse wave files with the jansson reference */
+    const struct bundle_source *src;   /* where dir lies (bundle/source.h); NULL: the filesystem */
+    kr_progress *progress;       /* wave files parsed are counted here; NULL: none */
+    const kr_wave_sink *sink;    /* stream the waves (model.h): code.json and the other
+                                    files load first, then the wave files group by
+                                    group into the sink, which drops their streams;
+                                    NULL: every wave is kept whole */
 } bundle_opts;
 
 int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **out, kr_err *err);
@@ -35,5 +43,6 @@ void bundle_capture_free(kr_capture *c);
 
 /* 1 if dir holds filenames.json (how a capture folder is recognised, §1.1). */
 int bundle_is_capture_dir(const char *dir);
+int bundle_is_capture_dir_src(const struct bundle_source *src, const char *dir);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/source.h"
 #include "common/file.h"
 #include "common/limits.h"
 
@@ -262,16 +263,20 @@ done:
     return rc;
 }
 
-int bundle_csv_load(kr_arena *a, const char *path, bundle_csv *out, kr_err *err)
+int bundle_csv_load_src(kr_arena *a, const bundle_source *src, const char *path, bundle_csv *out, kr_err *err)
 {
-    char *data;
-    size_t len;
-    int rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, err);
+    bundle_blob b;
+    int rc = bundle_source_read(src, path, KR_MAX_SMALL_FILE_BYTES, &b, err);
     if (rc)
         return rc;
-    rc = bundle_csv_parse(a, data, len, path, out, err);
-    free(data);
+    rc = bundle_csv_parse(a, b.data, b.len, path, out, err);
+    bundle_blob_free(&b);
     return rc;
+}
+
+int bundle_csv_load(kr_arena *a, const char *path, bundle_csv *out, kr_err *err)
+{
+    return bundle_csv_load_src(a, NULL, path, out, err);
 }
 
 int bundle_csv_col(const bundle_csv *t, const char *name)

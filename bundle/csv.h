@@ -39,6 +39,9 @@ int bundle_csv_parse(kr_arena *a, const char *data, size_t len, const char *fnam
                      bundle_csv *out, kr_err *err);
 /* Reads the file (up to KR_MAX_SMALL_FILE_BYTES) and parses it. */
 int bundle_csv_load(kr_arena *a, const char *path, bundle_csv *out, kr_err *err);
+struct bundle_source;      /* bundle/source.h */
+/* The same, reading from a source (bundle/source.h; NULL: the filesystem). */
+int bundle_csv_load_src(kr_arena *a, const struct bundle_source *src, const char *path, bundle_csv *out, kr_err *err);
 
 /* Index of the first header field equal to name, or -1. */
 int bundle_csv_col(const bundle_csv *t, const char *name);

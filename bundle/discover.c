@@ -3,19 +3,19 @@
  * Search order for what lies beside a capture: directories first (the
  * capture's parent, then <example>/compute_viewer/), then within a directory
  * files named "<label>_*" before "discover_*" before the rest, then by name
- * (bytewise). Only *.json and *.csv files are looked at; their content
+ * (bytewise), then by full path (pass_<N>/ and pmc_<N>/ subfolders join their
+ * directory's rank). Only *.json and *.csv files are looked at; their content
  * decides what they are. */
 #include "bundle/discover.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bundle/csv.h"
 #include "bundle/load_csv.h"
 #include "bundle/load_results.h"
+#include "bundle/source.h"
 #include "common/file.h"
 #include "common/limits.h"
 
@@ -81,87 +81,24 @@ static void base_name(const char *path, char *buf, size_t cap)
     free(p);
 }
 
-/* Absolute, lexically normalised form of path (malloc): relative paths are
- * taken from the working directory; "." and ".." components are resolved by
- * name, so the parent of "." is the real parent folder. */
-static char *abs_path(const char *path)
-{
-    char cwd[PATH_CAP];
-    const char *base = "";
-    if (path[0] != '/') {
-        if (!getcwd(cwd, sizeof cwd))
-            return NULL;
-        base = cwd;
-    }
-    size_t cap = strlen(base) + strlen(path) + 3;
-    char *joined = malloc(cap), *out = malloc(cap);
-    if (!joined || !out) {
-        free(joined);
-        free(out);
-        return NULL;
-    }
-    snprintf(joined, cap, "%s/%s", base, path);
-    size_t n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(joined, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-        if (strcmp(tok, ".") == 0)
-            continue;
-        if (strcmp(tok, "..") == 0) {
-            while (n > 0 && out[n - 1] != '/')
-                n--;
-            if (n > 0)
-                n--;     /* drop the slash too */
-            continue;
-        }
-        out[n++] = '/';
-        size_t m = strlen(tok);
-        memcpy(out + n, tok, m);
-        n += m;
-    }
-    if (n == 0)
-        out[n++] = '/';
-    out[n] = '\0';
-    free(joined);
-    return out;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Sorted names of the entries of dir (hidden ones skipped) that are
- * directories (want_dirs) or regular files. malloc'd; free with free_names. */
-static char **list_dir(const char *dir, int want_dirs, size_t *n)
+ * directories (want_dirs) or regular files, read from src. malloc'd; free
+ * with free_names. */
+static char **list_dir(const bundle_source *src, const char *dir, int want_dirs, size_t *n)
 {
     *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
+    bundle_source_entry *ents;
+    size_t nents;
+    if (bundle_source_list(src, dir, &ents, &nents) != 0)
         return NULL;
-    char **names = NULL;
-    size_t cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
+    char **names = malloc((nents ? nents : 1) * sizeof *names);
+    for (size_t i = 0; names && i < nents; i++) {
+        if (ents[i].name[0] == '.' || ents[i].kind != (want_dirs ? BUNDLE_SRC_DIR : BUNDLE_SRC_FILE))
             continue;
-        char path[PATH_CAP];
-        kr_path_join(path, sizeof path, dir, e->d_name);
-        if (want_dirs ? !kr_is_dir(path) : !kr_is_regular(path))
-            continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **grown = realloc(names, cap * sizeof *names);
-            if (!grown)
-                break;
-            names = grown;
-        }
-        if (!(names[*n] = strdup(e->d_name)))
-            break;
-        (*n)++;
+        names[(*n)++] = ents[i].name;
+        ents[i].name = NULL;
     }
-    closedir(d);
-    if (*n)
-        qsort(names, *n, sizeof *names, cmp_str);
+    bundle_source_list_free(ents, nents);
     return names;
 }
 
@@ -170,17 +107,6 @@ static void free_names(char **names, size_t n)
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
-}
-
-/* Up to cap bytes from the start of a file into buf; returns the count or -1. */
-static long read_prefix(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    size_t got = fread(buf, 1, cap, f);
-    fclose(f);
-    return (long)got;
 }
 
 /* ---- explicit --results FILE ---- */
@@ -196,10 +122,38 @@ static int is_json_text(const char *data, size_t len)
     return i < len && (data[i] == '{' || data[i] == '[');
 }
 
+/* Appends the rows of a counter_collection CSV (§10.5) to c->counters. */
+static int attach_counters(kr_capture *c, const bundle_csv *t, kr_err *err)
+{
+    bundle_counter_csv *cc;
+    int rc = bundle_counter_csv_from_csv(&c->arena, t, &cc, err);
+    if (rc)
+        return rc;
+    size_t n = c->ncounters + cc->nrows;
+    kr_counter_value *rows = kr_arena_array(&c->arena, n + 1, sizeof *rows);
+    const char **paths = kr_arena_array(&c->arena, c->ncounter_paths + 1, sizeof *paths);
+    if (!rows || !paths)
+        return kr_err_set(err, KR_INTERNAL, t->path, NULL, "out of memory");
+    if (c->ncounters)
+        memcpy(rows, c->counters, c->ncounters * sizeof *rows);
+    if (cc->nrows)
+        memcpy(rows + c->ncounters, cc->rows, cc->nrows * sizeof *rows);
+    if (c->ncounter_paths)
+        memcpy(paths, c->counter_paths, c->ncounter_paths * sizeof *paths);
+    paths[c->ncounter_paths] = cc->path;
+    c->counters = rows;
+    c->ncounters = n;
+    c->counter_paths = paths;
+    c->ncounter_paths++;
+    return 0;
+}
+
 /* Attaches a parsed rocprofv3 CSV of kind k to c. */
 static int attach_csv(kr_capture *c, const bundle_csv *t, bundle_csv_type k, kr_err *err)
 {
     switch (k) {
+    case BUNDLE_CSV_COUNTER_COLLECTION:
+        return attach_counters(c, t, err);
     case BUNDLE_CSV_KERNEL_TRACE:
         return bundle_kernel_trace_from_csv(&c->arena, t, &c->kernel_trace, err);
     case BUNDLE_CSV_AGENT_INFO:
@@ -209,7 +163,7 @@ static int attach_csv(kr_capture *c, const bundle_csv *t, bundle_csv_type k, kr_
     default:
         return kr_err_set(err, KR_INPUT, t->path, NULL,
                           "a %s CSV cannot be attached to a capture (expected a results.json or a "
-                          "kernel_trace, agent_info or kernel_stats CSV)",
+                          "kernel_trace, agent_info, kernel_stats or counter_collection CSV)",
                           bundle_csv_type_name(k));
     }
 }
@@ -264,7 +218,8 @@ static int cmp_candidate(const void *pa, const void *pb)
         return a->dir_rank - b->dir_rank;
     if (a->name_rank != b->name_rank)
         return a->name_rank - b->name_rank;
-    return strcmp(a->name, b->name);
+    int by_name = strcmp(a->name, b->name);
+    return by_name ? by_name : strcmp(a->path, b->path);
 }
 
 static int name_rank(const char *name, const char *label)
@@ -280,12 +235,13 @@ static int name_rank(const char *name, const char *label)
 typedef struct candidates {
     candidate *v;
     size_t n, cap;
+    const bundle_source *src;    /* where the directories are listed */
 } candidates;
 
 static int add_dir(candidates *cs, const char *dir, int dir_rank, const char *label)
 {
     size_t n;
-    char **names = list_dir(dir, 0, &n);
+    char **names = list_dir(cs->src, dir, 0, &n);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         int is_json = has_suffix(names[i], ".json");
@@ -318,20 +274,49 @@ static int add_dir(candidates *cs, const char *dir, int dir_rank, const char *la
     return rc;
 }
 
+/* 1 for "pass_<digits>" and "pmc_<digits>": the per-pass folders rocprofv3
+ * writes when the counters need several passes. */
+static int is_pass_dir(const char *name)
+{
+    const char *p = has_prefix(name, "pass_") ? name + 5 : has_prefix(name, "pmc_") ? name + 4 : NULL;
+    if (!p || !*p)
+        return 0;
+    for (; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return 1;
+}
+
+/* dir and its pass_N/, pmc_N/ subfolders. */
+static int add_dir_and_passes(candidates *cs, const char *dir, int dir_rank, const char *label)
+{
+    int rc = add_dir(cs, dir, dir_rank, label);
+    size_t n;
+    char **subs = list_dir(cs->src, dir, 1, &n);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (!is_pass_dir(subs[i]))
+            continue;
+        char sub[PATH_CAP];
+        kr_path_join(sub, sizeof sub, dir, subs[i]);
+        rc = add_dir(cs, sub, dir_rank, label);
+    }
+    free_names(subs, n);
+    return rc;
+}
+
 /* §9.3 step 1: only a results.json with a GPU agent of the capture's handle. */
 static int try_results(kr_capture *c, const candidate *cd, char *sniff, kr_err *err)
 {
-    long got = read_prefix(cd->path, sniff, SNIFF_BYTES);
+    long got = bundle_source_read_prefix(c->source, cd->path, sniff, SNIFF_BYTES);
     if (got <= 0 || bundle_results_sniff(sniff, (size_t)got) != 1)
         return 0;
-    char *data;
-    size_t len;
-    int rc = kr_file_read(cd->path, KR_MAX_SMALL_FILE_BYTES, &data, &len, err);
+    bundle_blob b;
+    int rc = bundle_source_read(c->source, cd->path, KR_MAX_SMALL_FILE_BYTES, &b, err);
     if (rc)
         return rc;
     kr_results *r = NULL;
-    rc = bundle_parse_results_for_agent(&c->arena, data, len, cd->path, c->agent_handle, &r, err);
-    free(data);
+    rc = bundle_parse_results_for_agent(&c->arena, b.data, b.len, cd->path, c->agent_handle, &r, err);
+    bundle_blob_free(&b);
     if (rc == 0 && r)
         c->results = r;
     return rc;
@@ -356,6 +341,7 @@ static int csv_slot_free(const kr_capture *c, bundle_csv_type k)
     case BUNDLE_CSV_KERNEL_TRACE: return c->kernel_trace == NULL;
     case BUNDLE_CSV_AGENT_INFO: return c->agent_info == NULL;
     case BUNDLE_CSV_KERNEL_STATS: return c->kernel_stats == NULL;
+    case BUNDLE_CSV_COUNTER_COLLECTION: return 1;   /* every pass file is appended */
     default: return 0;
     }
 }
@@ -365,7 +351,7 @@ static int csv_slot_free(const kr_capture *c, bundle_csv_type k)
  * well formed. */
 static int try_csv(kr_capture *c, const candidate *cd, char *sniff, kr_err *err)
 {
-    long got = read_prefix(cd->path, sniff, SNIFF_BYTES);
+    long got = bundle_source_read_prefix(c->source, cd->path, sniff, SNIFF_BYTES);
     if (got <= 0)
         return 0;
     size_t hend = header_end(sniff, (size_t)got);
@@ -380,7 +366,7 @@ static int try_csv(kr_capture *c, const candidate *cd, char *sniff, kr_err *err)
         !csv_slot_free(c, bundle_csv_kind(head.header, head.ncols)))
         goto done;
     bundle_csv t;
-    if ((rc = bundle_csv_load(&scratch, cd->path, &t, err)) != 0)
+    if ((rc = bundle_csv_load_src(&scratch, c->source, cd->path, &t, err)) != 0)
         goto done;
     bundle_csv_type k = bundle_csv_kind_of(&t, cd->name);
     if (csv_slot_free(c, k))
@@ -399,7 +385,7 @@ int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err)
 
     /* Where to look: the parent (a run directory) and, for
      * <example>/att_viewer/<label>/<capture>, <example>/compute_viewer. */
-    char *abs = abs_path(c->dir);
+    char *abs = bundle_source_abspath(c->source, c->dir);
     const char *dir = abs ? abs : c->dir;
     char parent[PATH_CAP], grand[PATH_CAP], label_dir[PATH_CAP], grand_name[PATH_CAP];
     char example[PATH_CAP], viewer[PATH_CAP];
@@ -411,12 +397,13 @@ int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err)
     const char *label = c->label ? c->label : hub_layout ? label_dir : NULL;
 
     candidates cs = {0};
-    int rc = add_dir(&cs, parent, 0, label);
+    cs.src = c->source;
+    int rc = add_dir_and_passes(&cs, parent, 0, label);
     if (rc == 0 && hub_layout) {
         parent_dir(grand, example, sizeof example);
         kr_path_join(viewer, sizeof viewer, example, "compute_viewer");
-        if (kr_is_dir(viewer) && strcmp(viewer, parent) != 0)
-            rc = add_dir(&cs, viewer, 1, label);
+        if (bundle_source_kind_of(c->source, viewer) == BUNDLE_SRC_DIR && strcmp(viewer, parent) != 0)
+            rc = add_dir_and_passes(&cs, viewer, 1, label);
     }
     free(abs);
     if (rc != 0) {
@@ -449,31 +436,36 @@ int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err)
 
 /* ---- example folders (§11.2) ---- */
 
-static int is_capture(const char *dir)
+static int is_capture(const bundle_source *src, const char *dir)
 {
     char p[PATH_CAP];
     kr_path_join(p, sizeof p, dir, "filenames.json");
-    return kr_is_regular(p);
+    return bundle_source_kind_of(src, p) == BUNDLE_SRC_FILE;
 }
 
 int bundle_is_example_dir(const char *dir)
 {
+    return bundle_is_example_dir_src(NULL, dir);
+}
+
+int bundle_is_example_dir_src(const bundle_source *src, const char *dir)
+{
     char av[PATH_CAP];
     kr_path_join(av, sizeof av, dir, "att_viewer");
-    if (!kr_is_dir(av))
+    if (bundle_source_kind_of(src, av) != BUNDLE_SRC_DIR)
         return 0;
     size_t nl;
-    char **labels = list_dir(av, 1, &nl);
+    char **labels = list_dir(src, av, 1, &nl);
     int found = 0;
     for (size_t i = 0; i < nl && !found; i++) {
         char ld[PATH_CAP];
         kr_path_join(ld, sizeof ld, av, labels[i]);
         size_t nc;
-        char **caps = list_dir(ld, 1, &nc);
+        char **caps = list_dir(src, ld, 1, &nc);
         for (size_t k = 0; k < nc && !found; k++) {
             char cd[PATH_CAP];
             kr_path_join(cd, sizeof cd, ld, caps[k]);
-            found = is_capture(cd);
+            found = is_capture(src, cd);
         }
         free_names(caps, nc);
     }
@@ -483,36 +475,39 @@ int bundle_is_example_dir(const char *dir)
 
 int bundle_example_scan(const char *dir, bundle_example **out, kr_err *err)
 {
+    return bundle_example_scan_src(NULL, dir, out, err);
+}
+
+int bundle_example_scan_src(const bundle_source *src, const char *dir, bundle_example **out, kr_err *err)
+{
     *out = NULL;
-    if (!kr_is_dir(dir))
+    if (bundle_source_kind_of(src, dir) != BUNDLE_SRC_DIR)
         return kr_err_set(err, KR_INPUT, dir, NULL, "not a directory");
     char av[PATH_CAP], p[PATH_CAP];
     kr_path_join(av, sizeof av, dir, "att_viewer");
-    if (!kr_is_dir(av))
+    if (bundle_source_kind_of(src, av) != BUNDLE_SRC_DIR)
         return kr_err_set(err, KR_INPUT, dir, NULL, "not an example folder: no att_viewer/ directory (§11.2)");
     bundle_example *ex = calloc(1, sizeof *ex);
     if (!ex)
         return kr_err_set(err, KR_INTERNAL, dir, NULL, "out of memory");
-    char name[PATH_CAP];
-    base_name(dir, name, sizeof name);
     ex->root = strdup(dir);
-    ex->name = strdup(name);
-    ex->has_readme = kr_is_regular(kr_path_join(p, sizeof p, dir, "README.md"));
-    ex->has_report = kr_is_regular(kr_path_join(p, sizeof p, dir, "REPORT.md"));
+    ex->name = bundle_source_folder_name(src, dir);
+    ex->has_readme = bundle_source_kind_of(src, kr_path_join(p, sizeof p, dir, "README.md")) == BUNDLE_SRC_FILE;
+    ex->has_report = bundle_source_kind_of(src, kr_path_join(p, sizeof p, dir, "REPORT.md")) == BUNDLE_SRC_FILE;
     int ok = ex->root && ex->name;
 
     /* Labels sorted, then captures sorted within a label. */
     size_t nl, cap = 0;
-    char **labels = list_dir(av, 1, &nl);
+    char **labels = list_dir(src, av, 1, &nl);
     for (size_t i = 0; i < nl && ok; i++) {
         char ld[PATH_CAP];
         kr_path_join(ld, sizeof ld, av, labels[i]);
         size_t nc;
-        char **caps = list_dir(ld, 1, &nc);
+        char **caps = list_dir(src, ld, 1, &nc);
         for (size_t k = 0; k < nc && ok; k++) {
             char cd[PATH_CAP];
             kr_path_join(cd, sizeof cd, ld, caps[k]);
-            if (!is_capture(cd))
+            if (!is_capture(src, cd))
                 continue;
             if (ex->ncaptures == cap) {
                 cap = cap ? cap * 2 : 8;

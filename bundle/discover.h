@@ -19,7 +19,10 @@
  * (<example>/att_viewer/<label>/<capture>), in <example>/compute_viewer/:
  * a results.json is attached only if one of its GPU agents has the capture's
  * agent handle (§9.3: never borrow another run's file); CSVs prefixed with the
- * label (<label>_agent_info.csv) are preferred over discover_*.csv. Files that
+ * label (<label>_agent_info.csv) are preferred over discover_*.csv. Every
+ * counter_collection CSV found (also in pass_<N>/ and pmc_<N>/ subfolders of
+ * those directories, rocprofv3's multi-pass layout) is appended to
+ * c->counters in search order (full path breaks name ties). Files that
  * are found but malformed fail with KR_INPUT. */
 int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err);
 
@@ -39,6 +42,10 @@ typedef struct bundle_example {
 /* 1 if dir looks like an example folder (has att_viewer/ with captures). */
 int bundle_is_example_dir(const char *dir);
 int bundle_example_scan(const char *dir, bundle_example **out, kr_err *err);
+struct bundle_source;      /* bundle/source.h */
+/* The same two on a source (bundle/source.h; NULL: the filesystem). */
+int bundle_is_example_dir_src(const struct bundle_source *src, const char *dir);
+int bundle_example_scan_src(const struct bundle_source *src, const char *dir, bundle_example **out, kr_err *err);
 void bundle_example_free(bundle_example *ex);
 
 #endif

@@ -412,7 +412,7 @@ int bundle_kernel_stats_from_csv(kr_arena *a, const bundle_csv *t, kr_kernel_sta
 
 /* ---- counter_collection (§10.5) ---- */
 
-enum { CC_DISPATCH, CC_NAME, CC_COUNTER, CC_VALUE, CC_START, CC_N };
+enum { CC_DISPATCH, CC_NAME, CC_COUNTER, CC_VALUE, CC_START, CC_END, CC_N };
 
 int bundle_counter_csv_from_csv(kr_arena *a, const bundle_csv *t, bundle_counter_csv **out, kr_err *err)
 {
@@ -420,7 +420,7 @@ int bundle_counter_csv_from_csv(kr_arena *a, const bundle_csv *t, bundle_counter
     static const col_spec spec[CC_N] = {
         [CC_DISPATCH] = {"Dispatch_Id", 1}, [CC_NAME] = {"Kernel_Name", 1},
         [CC_COUNTER] = {"Counter_Name", 1}, [CC_VALUE] = {"Counter_Value", 1},
-        [CC_START] = {"Start_Timestamp", 0},
+        [CC_START] = {"Start_Timestamp", 0}, [CC_END] = {"End_Timestamp", 0},
     };
     int idx[CC_N];
     int rc = find_cols(t, spec, idx, CC_N, err);
@@ -434,7 +434,9 @@ int bundle_counter_csv_from_csv(kr_arena *a, const bundle_csv *t, bundle_counter
     for (size_t r = 0; r < t->nrows; r++) {
         kr_counter_value *v = &cc->rows[r];
         if ((rc = get_u64(t, r, spec, idx, CC_DISPATCH, &v->dispatch_id, err)) ||
-            (rc = get_f64(t, r, spec, idx, CC_VALUE, &v->value, err)))
+            (rc = get_f64(t, r, spec, idx, CC_VALUE, &v->value, err)) ||
+            (idx[CC_START] >= 0 && (rc = get_u64(t, r, spec, idx, CC_START, &v->start_ns, err))) ||
+            (idx[CC_END] >= 0 && (rc = get_u64(t, r, spec, idx, CC_END, &v->end_ns, err))))
             return rc;
         if (!(v->kernel_name = adup(a, bundle_csv_cell(t, r, (size_t)idx[CC_NAME]))) ||
             !(v->counter = adup(a, bundle_csv_cell(t, r, (size_t)idx[CC_COUNTER]))))

@@ -1,16 +1,14 @@
 /* load_snapshots.c — snapshots.json and source copies (FORMATS.md §3); see
  * load_snapshots.h. */
-/* realpath(3) is POSIX.1-2008 but glibc declares it under XSI. */
-#define _XOPEN_SOURCE 700
 #include "bundle/load_snapshots.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bundle/json_util.h"
+#include "bundle/source.h"
 #include "common/buf.h"
 #include "common/file.h"
 #include "common/limits.h"
@@ -81,8 +79,10 @@ static int snap_cmp(const void *a, const void *b)
 }
 
 /* Checks one copy (§3.3): returns its resolved path (malloc'd) when it may
- * be read, else NULL with s->problem set. real_folder ends without '/'. */
-static char *check_copy(const char *folder, const char *real_folder, kr_snapshot *s)
+ * be read, else NULL with s->problem set. real_folder ends without '/'.
+ * Files come from src (bundle/source.h): an archive holds no links, so its
+ * copies resolve to themselves. */
+static char *check_copy(const bundle_source *src, const char *folder, const char *real_folder, kr_snapshot *s)
 {
     if (!bundle_plain_file_name(s->leaf)) {
         s->problem = BUNDLE_SNAP_NOT_PLAIN;
@@ -91,12 +91,12 @@ static char *check_copy(const char *folder, const char *real_folder, kr_snapshot
     s->safe = 1;
     char path[PATH_MAX];
     kr_path_join(path, sizeof path, folder, s->leaf);
-    struct stat st;
-    if (lstat(path, &st) != 0) {
+    bundle_source_info st;
+    if (bundle_source_stat(src, path, 0, &st) != 0) {
         s->problem = BUNDLE_SNAP_MISSING;
         return NULL;
     }
-    char *real = realpath(path, NULL);
+    char *real = bundle_source_realpath(src, path);
     if (!real) {
         s->problem = BUNDLE_SNAP_MISSING;      /* dangling symlink */
         return NULL;
@@ -110,12 +110,12 @@ static char *check_copy(const char *folder, const char *real_folder, kr_snapshot
         s->problem = BUNDLE_SNAP_OUTSIDE;
         return NULL;
     }
-    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (bundle_source_stat(src, real, 1, &st) != 0 || st.kind != BUNDLE_SRC_FILE) {
         free(real);
         s->problem = BUNDLE_SNAP_NOT_FILE;
         return NULL;
     }
-    if ((uint64_t)st.st_size > KR_MAX_SNAPSHOT_BYTES) {
+    if (st.size > KR_MAX_SNAPSHOT_BYTES) {
         free(real);
         s->problem = BUNDLE_SNAP_TOO_LARGE;
         return NULL;
@@ -126,17 +126,17 @@ static char *check_copy(const char *folder, const char *real_folder, kr_snapshot
 /* Reads a checked copy and indexes its lines. */
 static int read_copy(kr_capture *c, const char *real, kr_snapshot *s, kr_err *err)
 {
-    char *data;
-    size_t len;
+    bundle_blob b;
     kr_err rerr;
     kr_err_clear(&rerr);
-    int rc = kr_file_read(real, KR_MAX_SNAPSHOT_BYTES, &data, &len, &rerr);
+    int rc = bundle_source_read(c->source, real, KR_MAX_SNAPSHOT_BYTES, &b, &rerr);
     if (rc) {
         s->problem = kr_arena_printf(&c->arena, "unreadable: %s", rerr.msg);
         return s->problem ? 0 : oom(err, real);
     }
-    char *text = kr_arena_strndup(&c->arena, data, len);
-    free(data);
+    size_t len = b.len;
+    char *text = kr_arena_strndup(&c->arena, b.data, len);
+    bundle_blob_free(&b);
     if (!text)
         return oom(err, real);
     size_t nlines = 0;
@@ -182,7 +182,7 @@ static int load_copies(kr_capture *c, const char *folder, const char *real_folde
     if (!refs)
         return oom(err, folder);
     for (size_t i = 0; i < list->n; i++)
-        if ((refs[n].real = check_copy(folder, real_folder, &list->v[i])) != NULL)
+        if ((refs[n].real = check_copy(c->source, folder, real_folder, &list->v[i])) != NULL)
             refs[n++].i = i;
     if (n)
         qsort(refs, n, sizeof *refs, ref_cmp);
@@ -227,7 +227,7 @@ int bundle_parse_snapshots(kr_capture *c, const char *folder, const char *data, 
         goto out;
     if (list.n) {
         qsort(list.v, list.n, sizeof *list.v, snap_cmp);
-        real_folder = realpath(folder, NULL);
+        real_folder = bundle_source_realpath(c->source, folder);
         if (!real_folder) {
             rc = kr_err_set(err, KR_INPUT, folder, NULL, "cannot resolve the capture folder: %s", strerror(errno));
             goto out;

@@ -252,6 +252,7 @@ typedef struct kr_counter_value {
     const char *kernel_name;
     const char *counter;
     double value;
+    uint64_t start_ns, end_ns;   /* counter_collection.csv timestamps, 0 when absent (§10.5) */
 } kr_counter_value;
 
 typedef struct kr_process {
@@ -340,6 +341,16 @@ typedef struct kr_capture {
     /* Files in the folder that no rule names (for info/validate). */
     const char **extra_files; size_t nextra_files;
     uint64_t total_bytes;    /* bytes of all files read */
+
+    /* counter_collection.csv rows found beside the capture (its run
+     * directory, pass_N/ and pmc_N/ below it, compute_viewer/), all files
+     * appended in discovery order; NULL / 0 when none (§10.5). */
+    kr_counter_value *counters; size_t ncounters;
+    const char **counter_paths; size_t ncounter_paths;
+
+    /* Where the files are read from (bundle/source.h; NULL: the
+     * filesystem). Set by the loader; must outlive loading, not the model. */
+    const struct bundle_source *source;
 } kr_capture;
 
 /* Row of a LineNumber, or NULL (line 0 is "unknown PC", §4.1). */
@@ -372,5 +383,29 @@ static inline const char *kr_cat_name(unsigned c)
         "IMMED", "CONTEXT", "MESSAGE", "BVH"};
     return c < KR_CAT_COUNT ? names[c] : "?";
 }
+
+/* ---- wave sinks (ARCHITECTURE.md "Streaming") ----
+ *
+ * A loader given a sink hands it the parsed waves group by group instead of
+ * keeping them all: a group is every wave of one (SE, SIMD) pair (the scope
+ * hidden latency needs together, §8.4), as indices into c->waves in
+ * ascending order, with records mapped to rows and everything but the wave
+ * files already in the model. Groups run on the loader's threads; `worker`
+ * (0 .. workers-1) indexes per-thread accumulators, which the sink merges
+ * in a fixed order afterwards, so results never depend on thread timing.
+ * After a group, the loader drops the waves' records, waitcnt arrays and
+ * timelines unless begin asked to keep them (KR_SINK_KEEP_*); the rest of
+ * each kr_wave (identity, begin/end, bytes, counts) stays. Callbacks return
+ * 0 or an error code (common/err.h); the first error in group order fails
+ * the load. */
+#define KR_SINK_KEEP_RECORDS 1u      /* keep insts, waits and producers */
+#define KR_SINK_KEEP_TIMELINES 2u    /* keep timelines */
+
+typedef struct kr_wave_sink {
+    /* Once, before the first group; *keep receives KR_SINK_KEEP_* flags. */
+    int (*begin)(void *acc, const kr_capture *c, int workers, unsigned *keep);
+    int (*group)(void *acc, const kr_capture *c, const size_t *waves, size_t n, int worker);
+    void *acc;
+} kr_wave_sink;
 
 #endif

@@ -1,16 +1,15 @@
 /* runs.c — see runs.h (LOOP.md §2, FORMATS.md §9–§11). */
 #include "bundle/runs.h"
 
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bundle/capture.h"
 #include "bundle/load_csv.h"
 #include "bundle/load_results.h"
+#include "bundle/source.h"
 #include "common/buf.h"
 #include "common/file.h"
 #include "common/limits.h"
@@ -26,8 +25,8 @@ typedef struct gpu_row {
 typedef struct walk {
     bundle_run *r;
     kr_err *err;
-    dev_t *dev;
-    ino_t *ino;
+    const bundle_source *src;    /* where the files are read (NULL: the filesystem) */
+    uint64_t *dev, *ino;
     size_t nvisited, capvisited;
     size_t cap_csvs, cap_traces, cap_stats, cap_agents, cap_results, cap_captures, cap_dbs, cap_logs, cap_meta;
     gpu_row *gpus;
@@ -75,11 +74,6 @@ static uint64_t fnv(const void *data, size_t n, uint64_t h)
     return h;
 }
 
-static int cmp_dirent(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -113,19 +107,16 @@ static void sniff_code(walk *w, const char *dir, const char **kernel, uint8_t *s
     *kernel = "";
     *shell = 0;
     kr_path_join(path, sizeof path, dir, "code.json");
-    if (!kr_is_regular(path))        /* a named pipe must not block the walk */
-        return;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return;
     static const size_t cap = 256 * 1024;
     char *buf = malloc(cap + 1);
-    if (!buf) {
-        fclose(f);
+    if (!buf)
+        return;
+    /* Regular files only: a named pipe must not block the walk. */
+    long n = bundle_source_read_prefix(w->src, path, buf, cap);
+    if (n < 0) {
+        free(buf);
         return;
     }
-    size_t n = fread(buf, 1, cap, f);
-    fclose(f);
     buf[n] = '\0';
     const char *c = strstr(buf, "\"code\"");
     if (c) {
@@ -156,7 +147,9 @@ static int add_capture(walk *w, const char *dir, const char *rel, const char *la
     c->dir = astr(w, dir);
     c->rel = astr(w, rel);
     c->label = astr(w, label);
-    c->dispatch_id = dispatch_of(kr_path_base(dir));
+    char *folder = bundle_source_folder_name(w->src, dir);
+    c->dispatch_id = folder ? dispatch_of(folder) : 0;
+    free(folder);
     sniff_code(w, dir, &c->kernel, &c->shell);
     return 0;
 }
@@ -321,25 +314,25 @@ static int add_trace(walk *w, const char *path, const char *rel, const kr_dispat
     return 0;
 }
 
-static int visited(walk *w, const struct stat *st)
+static int visited(walk *w, const bundle_source_info *st)
 {
     for (size_t i = 0; i < w->nvisited; i++)
-        if (w->dev[i] == st->st_dev && w->ino[i] == st->st_ino)
+        if (w->dev[i] == st->dev && w->ino[i] == st->ino)
             return 1;
     if (w->nvisited == w->capvisited) {
         size_t nc = w->capvisited ? w->capvisited * 2 : 32;
-        dev_t *nd = realloc(w->dev, nc * sizeof *nd);
+        uint64_t *nd = realloc(w->dev, nc * sizeof *nd);
         if (!nd)
             return -1;
         w->dev = nd;
-        ino_t *ni = realloc(w->ino, nc * sizeof *ni);
+        uint64_t *ni = realloc(w->ino, nc * sizeof *ni);
         if (!ni)
             return -1;
         w->ino = ni;
         w->capvisited = nc;
     }
-    w->dev[w->nvisited] = st->st_dev;
-    w->ino[w->nvisited] = st->st_ino;
+    w->dev[w->nvisited] = st->dev;
+    w->ino[w->nvisited] = st->ino;
     w->nvisited++;
     return 0;
 }
@@ -352,21 +345,33 @@ static void join_rel(char *buf, size_t cap, const char *rel, const char *name)
         snprintf(buf, cap, "%s/%s", rel, name);
 }
 
+/* Reads a whole file through the walk's source into *blob; *data and *len
+ * point at its bytes. */
+static int read_file(walk *w, const char *path, uint64_t limit, bundle_blob *blob, const char **data, size_t *len)
+{
+    bundle_blob_free(blob);
+    int rc = bundle_source_read(w->src, path, limit, blob, w->err);
+    *data = blob->data;
+    *len = blob->len;
+    return rc;
+}
+
 static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
 {
     bundle_run *r = w->r;
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    bundle_source_info st;
+    if (bundle_source_stat(w->src, dir, 1, &st) != 0 || st.kind != BUNDLE_SRC_DIR)
         return 0;
     int v = visited(w, &st);
     if (v < 0)
         return kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
     if (v > 0 || depth > BUNDLE_RUN_MAX_DEPTH)
         return 0;
-    struct dirent **ents = NULL;
-    int ne = scandir(dir, &ents, NULL, cmp_dirent);
-    if (ne < 0)
+    bundle_source_entry *ents = NULL;
+    size_t nents;
+    if (bundle_source_list(w->src, dir, &ents, &nents) != 0)
         return kr_err_set(w->err, KR_INPUT, dir, NULL, "cannot list the directory");
+    int ne = (int)nents;
     int rc = 0;
     char path[PATH_CAP], sub[PATH_CAP];
     uint8_t *is_dir = calloc((size_t)ne + 1, 1), *is_cap = calloc((size_t)ne + 1, 1);
@@ -377,23 +382,21 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
     const kr_results **json_traces = calloc((size_t)ne + 1, sizeof *json_traces);
     const char **json_paths = calloc((size_t)ne + 1, sizeof *json_paths);
     size_t njson = 0;
-    char *data = NULL;
+    bundle_blob blob = {0};
+    const char *data = NULL;
     if (!is_dir || !is_cap || !cap_ids || !json_traces || !json_paths) {
         rc = kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
         goto out;
     }
     /* Pass 1: sub-folders, captures, code-object files. */
     for (int i = 0; i < ne; i++) {
-        const char *name = ents[i]->d_name;
-        if (!strcmp(name, ".") || !strcmp(name, ".."))
-            continue;
+        const char *name = ents[i].name;
         kr_path_join(path, sizeof path, dir, name);
-        struct stat es;
-        if (stat(path, &es) != 0)
+        if (ents[i].kind == BUNDLE_SRC_NONE)
             continue;
-        if (S_ISDIR(es.st_mode)) {
+        if (ents[i].kind == BUNDLE_SRC_DIR) {
             is_dir[i] = 1;
-            if (bundle_is_capture_dir(path)) {
+            if (bundle_is_capture_dir_src(w->src, path)) {
                 is_cap[i] = 1;
                 uint64_t id = dispatch_of(name);
                 if (id)
@@ -407,19 +410,16 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
         has_rocprof = 1;
     /* Pass 2: files. */
     for (int i = 0; i < ne && !rc; i++) {
-        const char *name = ents[i]->d_name;
-        if (is_dir[i] || !strcmp(name, ".") || !strcmp(name, ".."))
+        const char *name = ents[i].name;
+        if (is_dir[i] || ents[i].kind != BUNDLE_SRC_FILE)
             continue;
         kr_path_join(path, sizeof path, dir, name);
         join_rel(sub, sizeof sub, rel, name);
-        struct stat es;
-        if (stat(path, &es) != 0 || !S_ISREG(es.st_mode))
-            continue;
         size_t len = 0;
-        free(data);
+        bundle_blob_free(&blob);
         data = NULL;
         if (has_suffix_ci(name, ".csv")) {
-            if ((rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, w->err)))
+            if ((rc = read_file(w, path, KR_MAX_SMALL_FILE_BYTES, &blob, &data, &len)))
                 break;
             bundle_csv t;
             if ((rc = bundle_csv_parse(&r->arena, data, len, path, &t, w->err)))
@@ -461,11 +461,12 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
                 r->other_files++;
             }
         } else if (has_suffix_ci(name, ".json")) {
-            if (es.st_size > (off_t)KR_MAX_SMALL_FILE_BYTES) {
+            bundle_source_info es;
+            if (bundle_source_stat(w->src, path, 1, &es) != 0 || es.size > KR_MAX_SMALL_FILE_BYTES) {
                 r->other_files++;
                 continue;
             }
-            if ((rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, w->err)))
+            if ((rc = read_file(w, path, KR_MAX_SMALL_FILE_BYTES, &blob, &data, &len)))
                 break;
             if (bundle_results_sniff(data, len) != 1) {
                 r->other_files++;
@@ -500,11 +501,11 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
                         break;
                 }
         } else if (!strcmp(name, "run.meta")) {
-            if ((rc = kr_file_read(path, 1u << 20, &data, &len, w->err)))
+            if ((rc = read_file(w, path, 1u << 20, &blob, &data, &len)))
                 break;
             parse_meta(w, data);
         } else if (has_suffix_ci(name, ".log")) {
-            if ((rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, w->err)))
+            if ((rc = read_file(w, path, KR_MAX_SMALL_FILE_BYTES, &blob, &data, &len)))
                 break;
             const char *hit = NULL;
             for (const char *s = data; s && *s;) {
@@ -525,10 +526,7 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
                 rc = add_file(w, &r->logs, &r->nlogs, &w->cap_logs, path, sub, NULL);
         } else {
             char magic[16] = {0};
-            FILE *f = fopen(path, "rb");
-            size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
-            if (f)
-                fclose(f);
+            long got = bundle_source_read_prefix(w->src, path, magic, sizeof magic);
             if (got == 16 && memcmp(magic, "SQLite format 3", 16) == 0) {
                 has_rocprof = 1;
                 rc = add_file(w, &r->dbs, &r->ndbs, &w->cap_dbs, path, sub, NULL);
@@ -537,7 +535,7 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
             }
         }
     }
-    free(data);
+    bundle_blob_free(&blob);
     data = NULL;
     if (rc)
         goto out;
@@ -569,9 +567,7 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
     for (int i = 0; i < ne && !rc; i++) {
         if (!is_dir[i])
             continue;
-        const char *name = ents[i]->d_name;
-        if (!strcmp(name, ".") || !strcmp(name, ".."))
-            continue;
+        const char *name = ents[i].name;
         kr_path_join(path, sizeof path, dir, name);
         join_rel(sub, sizeof sub, rel, name);
         if (is_cap[i])
@@ -580,15 +576,13 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
             rc = walk_dir(w, path, sub, depth + 1);
     }
 out:
-    for (int i = 0; i < ne; i++)
-        free(ents[i]);
-    free(ents);
+    bundle_source_list_free(ents, nents);
     free(is_dir);
     free(is_cap);
     free(cap_ids);
     free(json_traces);
     free(json_paths);
-    free(data);
+    bundle_blob_free(&blob);
     return rc;
 }
 
@@ -620,11 +614,17 @@ void bundle_run_free(bundle_run *r)
 
 int bundle_run_scan(const char *path, bundle_run **out, kr_err *err)
 {
+    return bundle_run_scan_src(NULL, path, out, err);
+}
+
+int bundle_run_scan_src(const bundle_source *src, const char *path, bundle_run **out, kr_err *err)
+{
     *out = NULL;
-    if (!kr_is_dir(path))
+    bundle_source_kind kind = bundle_source_kind_of(src, path);
+    if (kind != BUNDLE_SRC_DIR)
         return kr_err_set(err, KR_INPUT, path, NULL,
-                          kr_file_exists(path) ? "not a directory (a run directory or a capture folder is expected)"
-                                               : "no such file or directory");
+                          kind != BUNDLE_SRC_NONE ? "not a directory (a run directory or a capture folder is expected)"
+                                                  : "no such file or directory");
     bundle_run *r = calloc(1, sizeof *r);
     if (!r)
         return kr_err_set(err, KR_INTERNAL, NULL, NULL, "out of memory");
@@ -639,15 +639,20 @@ int bundle_run_scan(const char *path, bundle_run **out, kr_err *err)
     memset(&w, 0, sizeof w);
     w.r = r;
     w.err = err;
+    w.src = src;
     w.hash = 1469598103934665603ull;
     w.hashed = 0;
     int rc = 0;
-    if (bundle_is_capture_dir(r->root)) {
+    char *root_name = bundle_source_folder_name(src, r->root);
+    if (!root_name) {
+        rc = kr_err_set(err, KR_INTERNAL, NULL, NULL, "out of memory");
+    } else if (bundle_is_capture_dir_src(src, r->root)) {
         r->is_capture = 1;
-        rc = add_capture(&w, r->root, kr_path_base(r->root), "");
+        rc = add_capture(&w, r->root, root_name, "");
     } else {
         rc = walk_dir(&w, r->root, "", 0);
     }
+    free(root_name);
     if (!rc && r->ndbs && r->ntraces == 0)
         rc = kr_err_set(err, KR_INPUT, r->dbs[0].path, NULL,
                         "rocpd SQLite database and no kernel trace: kreport reads no SQLite; run rocprofv3 with "

@@ -97,6 +97,9 @@ typedef struct bundle_run {
 } bundle_run;
 
 int bundle_run_scan(const char *path, bundle_run **out, kr_err *err);
+/* The same on a source (bundle/source.h; NULL: the filesystem). */
+struct bundle_source;
+int bundle_run_scan_src(const struct bundle_source *src, const char *path, bundle_run **out, kr_err *err);
 void bundle_run_free(bundle_run *r);
 /* Value of a run.meta key, or NULL. */
 const char *bundle_run_meta(const bundle_run *r, const char *key);

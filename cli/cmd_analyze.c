@@ -7,18 +7,23 @@
 #include "analyzer/analysis.h"
 #include "bundle/capture.h"
 #include "bundle/discover.h"
+#include "bundle/source.h"
 #include "cli/commands.h"
+#include "cli/streamed.h"
+#include "cli/roof.h"
 #include "common/buf.h"
 #include "common/file.h"
 #include "common/outfile.h"
 #include "common/pool.h"
+#include "common/progress.h"
 #include "report/html.h"
 #include "report/report.h"
 
 static struct {
     const char *out_dir, *format, *results, *target;
-    int top, context, jobs, force, quiet;
+    int top, context, jobs, force, quiet, progress, no_progress, in_memory;
 } o;
+static cli_roof roof;
 
 const cli_opt cmd_analyze_options[] = {
     {"output", 'o', OPT_STRING, "DIR", "write the outputs into DIR (created if missing)", &o.out_dir},
@@ -27,9 +32,13 @@ const cli_opt cmd_analyze_options[] = {
     {"context", 0, OPT_INT, "K", "disassembly rows each side of a hotspot (default 4)", &o.context},
     {"results", 0, OPT_STRING, "FILE", "results.json or rocprofv3 CSV to use instead of searching", &o.results},
     {"target", 0, OPT_STRING, "GFX", "override the detected target (gfx90a, gfx942, gfx950)", &o.target},
+    CLI_ROOF_OPTIONS(roof),
     {"jobs", 'j', OPT_INT, "N", "threads for parsing and analysis (default: online CPUs)", &o.jobs},
     {"force", 0, OPT_FLAG, NULL, "overwrite existing output files", &o.force},
     {"quiet", 'q', OPT_FLAG, NULL, "print nothing but errors", &o.quiet},
+    {"progress", 0, OPT_FLAG, NULL, "show a progress bar on stderr even when it is not a terminal", &o.progress},
+    {"no-progress", 0, OPT_FLAG, NULL, "no progress bar (default: shown on a terminal for runs over a second)", &o.no_progress},
+    {"in-memory", 0, OPT_FLAG, NULL, "load every wave whole before analyzing instead of streaming (same results, more memory)", &o.in_memory},
     {0},
 };
 
@@ -75,10 +84,13 @@ static void render_task(void *ctx, size_t i, int worker)
 int cmd_analyze(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
+    memset(&roof, 0, sizeof roof);
     const cli_command *cmd = cli_find("analyze");
     char *pos[4];
     int npos, code;
     if (cli_parse(cmd, cmd_analyze_options, argc, argv, pos, &npos, 4, &code))
+        return code;
+    if ((code = cli_roof_init(cmd, &roof)) != 0)
         return code;
     if (npos != 1) {
         cli_usage_error(cmd, npos ? "expects exactly one PATH" : "missing PATH");
@@ -113,25 +125,29 @@ int cmd_analyze(int argc, char **argv)
     const char *path = pos[0];
     kr_err err;
     kr_err_clear(&err);
+    /* A folder, or an archive read into memory (bundle/source.h). */
+    bundle_input in;
+    if (bundle_input_open(path, &in, &err))
+        return fail(&err);
 
     /* What is PATH? */
     bundle_example *ex = NULL;
     size_t ncap = 0;
     char **dirs = NULL, **labels = NULL;
-    if (bundle_is_capture_dir(path)) {
+    if (bundle_is_capture_dir_src(in.src, in.root)) {
         ncap = 1;
         dirs = calloc(1, sizeof *dirs);
         labels = calloc(1, sizeof *labels);
-        dirs[0] = strdup(path);
-        labels[0] = strdup(kr_path_base(path));
-        size_t l = strlen(labels[0]);
-        while (l > 1 && labels[0][l - 1] == '/')
-            labels[0][--l] = '\0';
-    } else if (bundle_is_example_dir(path)) {
-        if (bundle_example_scan(path, &ex, &err))
+        dirs[0] = strdup(in.root);
+        labels[0] = bundle_source_folder_name(in.src, in.root);
+    } else if (bundle_is_example_dir_src(in.src, in.root)) {
+        if (bundle_example_scan_src(in.src, in.root, &ex, &err)) {
+            bundle_input_close(&in);
             return fail(&err);
+        }
         if (ex->ncaptures == 0) {
             bundle_example_free(ex);
+            bundle_input_close(&in);
             fprintf(stderr, "kreport analyze: %s: example folder has no capture under att_viewer/<label>/\n", path);
             return KR_INPUT;
         }
@@ -156,6 +172,7 @@ int cmd_analyze(int argc, char **argv)
     } else {
         fprintf(stderr, "kreport analyze: %s: not a capture folder (no filenames.json) or an example folder "
                         "(no att_viewer/<label>/ui_output_*)\n", path);
+        bundle_input_close(&in);
         return KR_INPUT;
     }
 
@@ -170,25 +187,40 @@ int cmd_analyze(int argc, char **argv)
     kr_buf_init(&hot);
     kr_buf_init(&src);
     kr_buf_init(&html);
+    cli_memory_setup();
+    kr_progress *bar = kr_progress_new(2, kr_progress_mode_of(o.progress, o.no_progress, o.quiet), "parsing");
+    /* The waves stream through the analyses while they load, so the
+     * records need not all be in memory (analyzer/stream.h); the HTML
+     * charts draw the timelines, which are then kept. */
+    an_stream **streams = calloc(ncap, sizeof *streams);
     for (size_t i = 0; i < ncap; i++) {
         bundle_opts bo = {0};
+        if (!streams) {
+            fprintf(stderr, "kreport analyze: out of memory\n");
+            rc = KR_INTERNAL;
+            goto done;
+        }
+        bo.src = in.src;
+        bo.progress = bar;
         bo.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
         bo.results_path = o.results;
         bo.skip_wstates = 1;
         bo.label = ex ? ex->captures[i].label : NULL;
-        if ((rc = bundle_capture_load(dirs[i], &bo, &caps[i], &err))) {
+        if ((rc = cli_load_streamed(dirs[i], &bo, o.in_memory, want_html, &caps[i], &streams[i], &err))) {
             rc = fail(&err);
             goto done;
         }
         loaded++;
     }
+    kr_progress_done(bar);
     an_analysis_opts ao = {0};
     ao.top = o.top > 0 ? (size_t)o.top : 0;
     ao.context = o.context > 0 ? (size_t)o.context : 0;
     ao.target = o.target;
     ao.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
     for (size_t i = 0; i < ncap; i++) {
-        if (an_analyze(caps[i], &ao, &res[i])) {
+        cli_roof_for(&roof, caps[i], &ao.roof);
+        if (cli_analyze_loaded(streams[i], caps[i], &ao, &res[i])) {
             fprintf(stderr, "kreport analyze: out of memory analyzing %s\n", dirs[i]);
             rc = KR_INTERNAL;
             goto done;
@@ -198,7 +230,11 @@ int cmd_analyze(int argc, char **argv)
     }
 
     char input[1024];
-    snprintf(input, sizeof input, "%s", path);
+    /* An archive stands for the folder analyzed inside it, so its
+     * analysis.json equals the folder's. */
+    char *root_name = in.src ? bundle_source_folder_name(in.src, in.root) : NULL;
+    snprintf(input, sizeof input, "%s", root_name ? root_name : path);
+    free(root_name);
     size_t il = strlen(input);
     while (il > 1 && input[il - 1] == '/')
         input[--il] = '\0';
@@ -247,6 +283,11 @@ int cmd_analyze(int argc, char **argv)
     if (!o.quiet)
         fprintf(stderr, "kreport analyze: %zu capture%s -> %s\n", ncap, ncap == 1 ? "" : "s", o.out_dir);
 done:
+    kr_progress_free(bar);
+    for (size_t i = 0; streams && i < ncap; i++)
+        an_stream_free(streams[i]);
+    free(streams);
+    cli_roof_free(&roof);
     for (size_t i = 0; i < analyzed; i++)
         an_analysis_free(&res[i]);
     for (size_t i = 0; i < loaded; i++)
@@ -267,5 +308,6 @@ done:
     kr_buf_free(&html);
     if (ex)
         bundle_example_free(ex);
+    bundle_input_close(&in);
     return rc;
 }

@@ -15,18 +15,23 @@
 #include "analyzer/compare_trace.h"
 #include "bundle/capture.h"
 #include "bundle/runs.h"
+#include "bundle/source.h"
 #include "cli/commands.h"
+#include "cli/streamed.h"
+#include "common/progress.h"
 #include "common/buf.h"
 #include "common/file.h"
 #include "common/outfile.h"
 #include "common/pool.h"
+#include "cli/roof.h"
 #include "report/compare.h"
 #include "report/html.h"
 
 static struct {
     const char *out_dir, *format, *kernel, *noise, *gate, *metric, *class_by, *target_class, *prev, *commit, *note;
-    int force, allow_script, row, exit_code, jobs, quiet;
+    int force, allow_script, row, exit_code, jobs, quiet, progress, no_progress;
 } o;
+static cli_roof roof;
 
 const cli_opt cmd_compare_options[] = {
     {"output", 'o', OPT_STRING, "DIR", "write COMPARE.md, compare.json and compare.html into DIR (created if missing)", &o.out_dir},
@@ -44,8 +49,11 @@ const cli_opt cmd_compare_options[] = {
     {"commit", 0, OPT_STRING, "SHA", "candidate commit for the row and --prev (default: run.meta commit)", &o.commit},
     {"note", 0, OPT_STRING, "TEXT", "note / hypothesis for the row (default: run.meta hypothesis)", &o.note},
     {"exit-code", 0, OPT_FLAG, NULL, "exit 0 keep, 1 discard or tie, 6 inconclusive, 7 split, 8 fail", &o.exit_code},
+    CLI_ROOF_OPTIONS(roof),
     {"jobs", 'j', OPT_INT, "N", "threads for parsing and analysis (default: online CPUs)", &o.jobs},
     {"quiet", 'q', OPT_FLAG, NULL, "print nothing but errors (and the --row line)", &o.quiet},
+    {"progress", 0, OPT_FLAG, NULL, "show a progress bar on stderr even when it is not a terminal", &o.progress},
+    {"no-progress", 0, OPT_FLAG, NULL, "no progress bar (default: shown on a terminal for runs over a second)", &o.no_progress},
     {0},
 };
 
@@ -97,6 +105,7 @@ static double parse_noise(const char *s)
 }
 
 typedef struct side {
+    bundle_input input;          /* the folder, or the archive read in memory */
     bundle_run *run;
     an_bench_csv *csvs;
     an_trace_in *traces;
@@ -137,8 +146,8 @@ static char *dupf(const char *fmt, ...)
 static int side_build(side *s, const char *path, kr_err *err)
 {
     memset(s, 0, sizeof *s);
-    int rc = bundle_run_scan(path, &s->run, err);
-    if (rc)
+    int rc = bundle_input_open(path, &s->input, err);
+    if (rc || (rc = bundle_run_scan_src(s->input.src, s->input.root, &s->run, err)))
         return rc;
     bundle_run *r = s->run;
     s->csvs = calloc(r->ncsvs + 1, sizeof *s->csvs);
@@ -223,6 +232,7 @@ static void side_free(side *s)
     free(s->files);
     free(s->meta);
     bundle_run_free(s->run);
+    bundle_input_close(&s->input);
 }
 
 /* --prev: the fields the same-direction rule needs. */
@@ -279,18 +289,27 @@ typedef struct loaded {
     int analyzed;
 } loaded;
 
-static int load_capture(const char *dir, const char *label, loaded *l, kr_err *err)
+static int load_capture(const bundle_source *src, const char *dir, const char *label, kr_progress *bar, loaded *l,
+                        kr_err *err)
 {
     memset(l, 0, sizeof *l);
     bundle_opts bo = {0};
+    bo.progress = bar;
+    bo.src = src;
     bo.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
     bo.label = label && *label ? label : NULL;
-    int rc = bundle_capture_load(dir, &bo, &l->cap, err);
+    /* The waves stream through the analyses (no comparison reads them
+     * afterwards, and the compare HTML draws no timeline). */
+    an_stream *stream;
+    int rc = cli_load_streamed(dir, &bo, 0, 0, &l->cap, &stream, err);
     if (rc)
         return rc;
     an_analysis_opts ao = {0};
     ao.threads = bo.threads;
-    if (an_analyze(l->cap, &ao, &l->an))
+    cli_roof_for(&roof, l->cap, &ao.roof);
+    rc = cli_analyze_loaded(stream, l->cap, &ao, &l->an);
+    an_stream_free(stream);
+    if (rc)
         return kr_err_set(err, KR_INTERNAL, dir, NULL, "out of memory analyzing the capture");
     l->analyzed = 1;
     return 0;
@@ -307,10 +326,18 @@ static void loaded_free(loaded *l)
 int cmd_compare(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
+    memset(&roof, 0, sizeof roof);
     const cli_command *cmd = cli_find("compare");
     char *pos[4];
     int npos, code;
     if (cli_parse(cmd, cmd_compare_options, argc, argv, pos, &npos, 4, &code))
+        return code;
+    if (roof.bench || roof.time_ns) {
+        /* one time for both sides would hide the very change compared */
+        cli_usage_error(cmd, "--bench and --time-ns are for analyze; compare takes each side's own dispatch time");
+        return KR_USAGE;
+    }
+    if ((code = cli_roof_init(cmd, &roof)) != 0)
         return code;
     if (npos != 2) {
         cli_usage_error(cmd, npos < 2 ? "expects BEST and CANDIDATE" : "expects exactly two paths");
@@ -458,9 +485,12 @@ int cmd_compare(int argc, char **argv)
         goto done;
     }
     size_t nloaded = 0;
+    cli_memory_setup();
+    kr_progress *bar = kr_progress_new(2, kr_progress_mode_of(o.progress, o.no_progress, o.quiet), "parsing");
     for (size_t k = 0; k < npairs && !rc; k++) {
         const bundle_run_capture *x = &rb->captures[pb[k]], *y = &rc_->captures[pc[k]];
-        if ((rc = load_capture(x->dir, x->label, &lb[k], &err)) || (rc = load_capture(y->dir, y->label, &lc[k], &err))) {
+        if ((rc = load_capture(sb.input.src, x->dir, x->label, bar, &lb[k], &err)) ||
+            (rc = load_capture(sc.input.src, y->dir, y->label, bar, &lc[k], &err))) {
             rc = fail(&err);
             break;
         }
@@ -471,6 +501,7 @@ int cmd_compare(int argc, char **argv)
         pairs[k] = (rep_cmp_pair){x->label, *x->kernel ? x->kernel : y->kernel, x->rel, y->rel, &traces[k]};
         nloaded++;
     }
+    kr_progress_free(bar);           /* ends the line (progress.h) */
     free(usedb);
     free(usedc);
     free(pb);
@@ -571,6 +602,7 @@ int cmd_compare(int argc, char **argv)
 done:
     for (size_t k = 0; k < npairs; k++)
         an_cmp_trace_free(&traces[k]);
+    cli_roof_free(&roof);
     for (size_t k = 0; lb && k <= npairs; k++) {
         loaded_free(&lb[k]);
         loaded_free(&lc[k]);

@@ -14,6 +14,7 @@
 #include "analyzer/validate.h"
 #include "bundle/capture.h"
 #include "bundle/discover.h"
+#include "bundle/source.h"
 #include "cli/commands.h"
 #include "common/buf.h"
 #include "common/err.h"
@@ -405,9 +406,11 @@ static void json_capture(kr_buf *b, const kr_capture *c, const char *path, const
 typedef struct target_dir {
     char *dir;
     char *label;
+    const bundle_source *src;    /* the archive dir lies in, or NULL */
 } target_dir;
 
-static int push_dir(target_dir **list, size_t *n, size_t *cap, const char *dir, const char *label)
+static int push_dir(target_dir **list, size_t *n, size_t *cap, const bundle_source *src, const char *dir,
+                    const char *label)
 {
     if (*n == *cap) {
         size_t nc = *cap ? *cap * 2 : 8;
@@ -419,21 +422,25 @@ static int push_dir(target_dir **list, size_t *n, size_t *cap, const char *dir, 
     }
     (*list)[*n].dir = strdup(dir);
     (*list)[*n].label = label ? strdup(label) : NULL;
+    (*list)[*n].src = src;
     (*n)++;
     return 0;
 }
 
-/* An example folder stands for its captures; anything else is a capture. */
-static int expand(const char *path, target_dir **list, size_t *n, size_t *cap, kr_err *err)
+/* An example folder stands for its captures; anything else is a capture.
+ * path is a folder or an archive (opened into *in, bundle/source.h). */
+static int expand(const char *path, bundle_input *in, target_dir **list, size_t *n, size_t *cap, kr_err *err)
 {
-    if (bundle_is_capture_dir(path) || !bundle_is_example_dir(path))
-        return push_dir(list, n, cap, path, NULL) ? kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory") : 0;
-    bundle_example *ex;
-    int rc = bundle_example_scan(path, &ex, err);
+    int rc = bundle_input_open(path, in, err);
     if (rc)
         return rc;
+    if (bundle_is_capture_dir_src(in->src, in->root) || !bundle_is_example_dir_src(in->src, in->root))
+        return push_dir(list, n, cap, in->src, in->root, NULL) ? kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory") : 0;
+    bundle_example *ex;
+    if ((rc = bundle_example_scan_src(in->src, in->root, &ex, err)))
+        return rc;
     for (size_t i = 0; i < ex->ncaptures && !rc; i++)
-        if (push_dir(list, n, cap, ex->captures[i].dir, ex->captures[i].label))
+        if (push_dir(list, n, cap, in->src, ex->captures[i].dir, ex->captures[i].label))
             rc = kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory");
     bundle_example_free(ex);
     return rc;
@@ -457,14 +464,17 @@ int cmd_info(int argc, char **argv)
     target_dir *list = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
+    bundle_input inputs[MAX_PATHS];
+    memset(inputs, 0, sizeof inputs);
     for (int i = 0; i < npos && !rc; i++)
-        rc = expand(pos[i], &list, &n, &cap, &err);
+        rc = expand(pos[i], &inputs[i], &list, &n, &cap, &err);
 
     kr_buf json;
     kr_buf_init(&json);
     kr_buf_puts(&json, "{\"schema\": \"kreport.info\", \"schema_version\": 1, \"captures\": [");
     for (size_t i = 0; i < n && !rc; i++) {
         bundle_opts bo = {0};
+        bo.src = list[i].src;
         bo.threads = opt_jobs > 0 ? opt_jobs : kr_cpu_count();
         bo.results_path = opt_results;
         bo.label = list[i].label;
@@ -496,6 +506,8 @@ int cmd_info(int argc, char **argv)
         free(list[i].label);
     }
     free(list);
+    for (int i = 0; i < npos; i++)
+        bundle_input_close(&inputs[i]);
     fflush(stdout);
     if (rc) {
         char msg[2048];

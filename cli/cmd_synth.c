@@ -8,6 +8,7 @@
 
 static const char *opt_layout;
 static const char *opt_gfx;
+static const char *opt_counters;
 static int opt_seed = -1, opt_waves = -1, opt_iterations = -1, opt_size_mb = -1;
 static int opt_force, opt_quiet;
 
@@ -18,6 +19,7 @@ const cli_opt cmd_synth_options[] = {
     {"waves", 0, OPT_INT, "N", "traced waves, 1..128 (default 8; 32 with --size-mb)", &opt_waves},
     {"iterations", 0, OPT_INT, "N", "loop trip count (default 3)", &opt_iterations},
     {"size-mb", 0, OPT_INT, "N", "choose iterations so the wave files total about N MiB", &opt_size_mb},
+    {"counters", 0, OPT_STRING, "DIALECT", "also write counter_collection.csv: none (default), current, old, no-kernel-id or passes", &opt_counters},
     {"force", 'f', OPT_FLAG, NULL, "write into an existing non-empty DIR", &opt_force},
     {"quiet", 'q', OPT_FLAG, NULL, "print nothing on success", &opt_quiet},
     {0},
@@ -55,6 +57,19 @@ int cmd_synth(int argc, char **argv)
             o.gfx = SYNTH_GFX942;
         else {
             cli_usage_error(cmd, "--gfx must be gfx950 or gfx942, got '%s'", opt_gfx);
+            return KR_USAGE;
+        }
+    }
+    if (opt_counters) {
+        int found = 0;
+        for (int c = SYNTH_CTR_NONE; c <= SYNTH_CTR_PASSES && !found; c++)
+            if (strcmp(opt_counters, synth_counters_name((synth_counters)c)) == 0) {
+                o.counters = (synth_counters)c;
+                found = 1;
+            }
+        if (!found) {
+            cli_usage_error(cmd, "--counters must be none, current, old, no-kernel-id or passes, got '%s'",
+                            opt_counters);
             return KR_USAGE;
         }
     }

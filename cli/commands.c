@@ -7,23 +7,56 @@ const cli_command cli_commands[] = {
     {"analyze", "PATH", "analyze a capture or an example folder: REPORT.md, analysis.json, CSV, report.html",
      "PATH is a ui_output_agent_<H>_dispatch_<D> folder or an example folder\n"
      "(examples/<kernel>/ with att_viewer/<label>/ui_output_* captures).\n"
-     "results.json and rocprofv3 CSVs found beside the capture are used.",
+     "results.json and rocprofv3 CSVs found beside the capture are used.\n"
+     "PATH may also be an archive of either (.tar, .tar.gz, .tgz, .tar.xz,\n"
+     ".tar.zst, .zip), read in memory, never extracted.",
      cmd_analyze},
     {"compare", "BEST CANDIDATE", "keep/discard verdict of a candidate run against the best: COMPARE.md, compare.json, compare.html",
      "BEST and CANDIDATE are run directories (searched recursively by content:\n"
      "benchmark CSVs, rocprofv3 kernel traces, results.json, captures, run.meta)\n"
      "or single ui_output folders. The verdict (keep, tie, discard, inconclusive,\n"
      "split, fail) follows LOOP.md: gate, then the per-call GPU time of the target\n"
-     "kernel, then config classes. With --exit-code the verdict is the exit status.",
+     "kernel, then config classes. With --exit-code the verdict is the exit status.\n"
+     "Either side may be an archive (.tar, .tar.gz, .tgz, .tar.xz, .tar.zst, .zip).",
      cmd_compare},
+    {"index", "HUB_DIR", "regenerate the hub README's examples table and HUB_DIR/kernels.json",
+     "Analyzes the primary capture of every HUB_DIR/examples/<name>/ and writes\n"
+     "the table between the lines <!-- kreport:index:begin --> and\n"
+     "<!-- kreport:index:end --> of README.md (the rest is kept) and kernels.json\n"
+     "(schema kreport.index). A second run changes nothing. Without the markers\n"
+     "nothing is written (exit 3).",
+     cmd_index},
     {"info", "PATH [PATH...]", "summarize capture folders",
      "Prints kernel, target, SEs, waves, instructions, records, source mapping,\n"
-     "time span and clock, and which files are present, missing or extra.",
+     "time span and clock, and which files are present, missing or extra.\n"
+     "PATH is a capture folder, an example folder or an archive of one.",
      cmd_info},
+    {"unpack", "FILE -C DIR", "extract an archive written by kreport pack into DIR/<name>, verifying MANIFEST.json",
+     "Every member must be listed in <name>/MANIFEST.json with its size and\n"
+     "SHA-256, and every listed file must be present, before anything is\n"
+     "written. Hostile members (absolute or .. paths, links, devices, oversized\n"
+     "or over-compressed data) are refused. Written to a temporary folder in DIR\n"
+     "and renamed into place.",
+     cmd_unpack},
     {"validate", "PATH [PATH...]", "check a capture against every offline invariant of FORMATS.md",
      "Each check is named (V-n), with severity error/warning/info and a location.\n"
-     "Exit status 1 when any error is found, 3 when a file cannot be read at all.",
+     "Exit status 1 when any error is found, 3 when a file cannot be read at all.\n"
+     "PATH is a capture folder, an example folder or an archive of one.",
      cmd_validate},
+    {"new-example", "RUN_DIR -o EXAMPLE_DIR", "lay a rocprofv3 run directory out as a hub example folder, with README.md and REPORT.md",
+     "Copies every capture with waves to att_viewer/<label>/ (empty shells are\n"
+     "dropped and named), the results.json whose GPU agent has the captures'\n"
+     "handle to compute_viewer/<label>_results.json, the rocprofv3 CSVs by\n"
+     "content to compute_viewer/<label>_<kind>.csv (discover_*.csv keep their\n"
+     "names), and writes README.md and REPORT.md (kreport analyze). Built in a\n"
+     "temporary folder and renamed into place: a failure leaves nothing.",
+     cmd_new_example},
+    {"pack", "EXAMPLE_DIR -o FILE.tar.zst", "write a reproducible archive of an example folder with MANIFEST.json",
+     "Validates the example first (exit 1 on an error finding unless --force).\n"
+     "The archive holds <name>/MANIFEST.json (sizes, SHA-256 and a capture\n"
+     "summary) and every file, sorted, with fixed mtime/uid/gid/modes, as\n"
+     "tar + zstd: packing the same folder twice gives identical bytes.",
+     cmd_pack},
     {"synth", "DIR", "write a synthetic capture bundle with known answers",
      "Deterministic: the same options always write the same bytes.",
      cmd_synth},
@@ -45,5 +78,9 @@ const cli_opt *cli_options_of(const char *name)
     if (strcmp(name, "analyze") == 0) return cmd_analyze_options;
     if (strcmp(name, "synth") == 0) return cmd_synth_options;
     if (strcmp(name, "compare") == 0) return cmd_compare_options;
+    if (strcmp(name, "pack") == 0) return cmd_pack_options;
+    if (strcmp(name, "unpack") == 0) return cmd_unpack_options;
+    if (strcmp(name, "index") == 0) return cmd_index_options;
+    if (strcmp(name, "new-example") == 0) return cmd_new_example_options;
     return NULL;
 }

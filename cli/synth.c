@@ -73,6 +73,28 @@
  * The rocprofv3 side (results.json, CSVs) always takes its timestamps from
  * the seeded stream; on gfx950 it reports arch_vgpr_count 48 (half of the
  * ISA mark 96: the §12.3 under-report), on gfx942 96.
+ *
+ * Counter collection (--counters, §10.5): a separate run of three dispatches
+ * (ids 1 fill kernel, 2 and 3 synth_kernel_0) with the same values for both
+ * synth dispatches. With W = 1024 waves (grid 65536 / 64) and I = iterations,
+ * per synth dispatch (each loop iteration of a wave issues one
+ * v_mfma_f32_32x32x16_bf16 = 64 MOPs, one f8f6f4 MFMA with FP8 operands =
+ * 128 MOPs (gfx942: v_mfma_f32_32x32x8_f16 = 32 MOPs F16), one v_add_f32 and
+ * one v_pk_mul_f32, counted as one MUL):
+ *   SQ_WAVES W; SQ_INSTS_MFMA 2 W I; SQ_INSTS_VALU_MFMA_MOPS_BF16 64 W I;
+ *   SQ_INSTS_VALU_MFMA_MOPS_F8 128 W I (gfx942: _F16 32 W I);
+ *   SQ_INSTS_VALU_ADD_F32 W I; SQ_INSTS_VALU_MUL_F32 W I;
+ *   TCC_EA0_RDREQ 4096 + 3072 I, TCC_EA0_RDREQ_32B 1024, TCC_BUBBLE 1024 I,
+ *   TCC_EA0_WRREQ 2048, TCC_EA0_WRREQ_64B 1024 (old dialect instead:
+ *   FETCH_SIZE 256 I + 224 and WRITE_SIZE 96, in KiB: the same bytes);
+ *   TCC_HIT 3072, TCC_MISS 1024 (current dialects spell them TCC_HIT_sum,
+ *   TCC_MISS_sum); SQ_LDS_BANK_CONFLICT 128 I, SQ_LDS_IDX_ACTIVE 1024 I;
+ *   GRBM_GUI_ACTIVE 50000.
+ * So FLOPs = 512 (64 + 128) W I + 64 (W I + W I) = 98432 W I (gfx950),
+ * HBM read = 262144 I + 229376 bytes, write = 98304 bytes. The fill
+ * dispatch has SQ_WAVES 128 and FETCH/RDREQ figures of 10 (to be ignored).
+ * Timestamps (current dialects) come from the seeded stream like the
+ * kernel traces'.
  */
 #include "cli/synth.h"
 
@@ -2468,6 +2490,12 @@ static const run_const RUN_BIG = {40963, 38, 61234, 2, 201298760008331ull, 20118
 
 const char *synth_gfx_name(synth_gfx g) { return g == SYNTH_GFX942 ? "gfx942" : "gfx950"; }
 
+const char *synth_counters_name(synth_counters c)
+{
+    static const char *const names[] = {"none", "current", "old", "no-kernel-id", "passes"};
+    return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
+}
+
 const char *synth_layout_name(synth_layout l)
 {
     return l == SYNTH_LAYOUT_EXAMPLE ? "example" : l == SYNTH_LAYOUT_RUN ? "run" : "capture";
@@ -2672,6 +2700,126 @@ static int write_run_side(const synth_opts *o, const run_const *rc, tx *t, const
     return 0;
 }
 
+/* ---- counter collection (§10.5) ---- */
+
+#define COUNTER_T0 2011871122334455ull
+
+typedef struct ctr_value {
+    const char *name;
+    uint64_t value;
+    unsigned pass;              /* 1: SQ/GRBM counters, 2: TCC counters (passes dialect) */
+} ctr_value;
+
+/* The counters of one dispatch (see the CONSTRUCTION comment). */
+static size_t counter_values(ctr_value *v, unsigned kernel, synth_gfx gfx, synth_counters dialect, uint64_t iters)
+{
+    size_t n = 0;
+    const uint64_t W = 1024, I = iters;
+    int cur = dialect != SYNTH_CTR_OLD;
+    if (kernel != K_SYNTH) {
+        v[n++] = (ctr_value){"SQ_WAVES", 128, 1};
+        v[n++] = cur ? (ctr_value){"TCC_EA0_RDREQ", 10, 2} : (ctr_value){"FETCH_SIZE", 10, 2};
+        return n;
+    }
+    v[n++] = (ctr_value){"GRBM_GUI_ACTIVE", 50000, 1};
+    v[n++] = (ctr_value){"SQ_WAVES", W, 1};
+    v[n++] = (ctr_value){"SQ_INSTS_MFMA", 2 * W * I, 1};
+    v[n++] = (ctr_value){"SQ_INSTS_VALU_MFMA_MOPS_BF16", 64 * W * I, 1};
+    if (gfx == SYNTH_GFX942)
+        v[n++] = (ctr_value){"SQ_INSTS_VALU_MFMA_MOPS_F16", 32 * W * I, 1};
+    else
+        v[n++] = (ctr_value){"SQ_INSTS_VALU_MFMA_MOPS_F8", 128 * W * I, 1};
+    v[n++] = (ctr_value){"SQ_INSTS_VALU_ADD_F32", W * I, 1};
+    v[n++] = (ctr_value){"SQ_INSTS_VALU_MUL_F32", W * I, 1};
+    v[n++] = (ctr_value){"SQ_LDS_BANK_CONFLICT", 128 * I, 1};
+    v[n++] = (ctr_value){"SQ_LDS_IDX_ACTIVE", 1024 * I, 1};
+    if (cur) {
+        v[n++] = (ctr_value){"TCC_EA0_RDREQ", 4096 + 3072 * I, 2};
+        v[n++] = (ctr_value){"TCC_EA0_RDREQ_32B", 1024, 2};
+        v[n++] = (ctr_value){"TCC_BUBBLE", 1024 * I, 2};
+        v[n++] = (ctr_value){"TCC_EA0_WRREQ", 2048, 2};
+        v[n++] = (ctr_value){"TCC_EA0_WRREQ_64B", 1024, 2};
+        v[n++] = (ctr_value){"TCC_HIT_sum", 3072, 2};
+        v[n++] = (ctr_value){"TCC_MISS_sum", 1024, 2};
+    } else {
+        v[n++] = (ctr_value){"FETCH_SIZE", 256 * I + 224, 2};
+        v[n++] = (ctr_value){"WRITE_SIZE", 96, 2};
+        v[n++] = (ctr_value){"TCC_HIT", 3072, 2};
+        v[n++] = (ctr_value){"TCC_MISS", 1024, 2};
+    }
+    return n;
+}
+
+/* One counter_collection.csv of the dialect; pass 0 = every counter. */
+static void write_counter_csv(sy_out *o, synth_counters dialect, unsigned pass, const dispatch *d, size_t nd,
+                              const kinfo *k, synth_gfx gfx, uint64_t iters)
+{
+    int kid = dialect != SYNTH_CTR_NO_KERNEL_ID, accum = dialect != SYNTH_CTR_OLD, ts = dialect != SYNTH_CTR_OLD;
+    o_printf(o, "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\",\"Thread_Id\","
+                "\"Grid_Size\",%s\"Kernel_Name\",\"Workgroup_Size\",\"LDS_Block_Size\",\"Scratch_Size\","
+                "\"VGPR_Count\",%s\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\"%s\n",
+             kid ? "\"Kernel_Id\"," : "", accum ? "\"Accum_VGPR_Count\"," : "",
+             ts ? ",\"Start_Timestamp\",\"End_Timestamp\"" : "");
+    for (size_t i = 0; i < nd; i++) {
+        const kinfo *ki = &k[d[i].kernel];
+        ctr_value v[24];
+        size_t nv = counter_values(v, d[i].kernel, gfx, dialect, iters);
+        for (size_t j = 0; j < nv; j++) {
+            if (pass && v[j].pass != pass)
+                continue;
+            o_printf(o, "%llu,%llu,", (unsigned long long)d[i].id, (unsigned long long)d[i].id);
+            o_cstr(o, "Agent 2");
+            o_printf(o, ",1,61717,61717,%llu,", (unsigned long long)ki->grid);
+            if (kid)
+                o_printf(o, "%u,", ki->id);
+            o_cstr(o, ki->name);
+            o_printf(o, ",%u,%u,%u,%u,", ki->wg, (ki->lds + 511) / 512 * 512, ki->scratch, ki->vgpr);
+            if (accum)
+                o_printf(o, "%u,", ki->agpr);
+            o_printf(o, "%u,", ki->sgpr);
+            o_cstr(o, v[j].name);
+            o_printf(o, ",%llu", (unsigned long long)v[j].value);
+            if (ts)
+                o_printf(o, ",%llu,%llu", (unsigned long long)d[i].start, (unsigned long long)d[i].end);
+            o_putc(o, '\n');
+        }
+    }
+}
+
+/* The counter run's CSV(s) into dir: <prefix>counter_collection.csv, or
+ * pass_1/ and pass_2/ for the passes dialect. */
+static int write_counters(const synth_opts *o, tx *t, const char *dir, const char *prefix)
+{
+    if (o->counters == SYNTH_CTR_NONE)
+        return 0;
+    kinfo k[K_COUNT];
+    kernels_make(k, o->gfx);
+    static const unsigned PATTERN[3] = {K_FILL, K_SYNTH, K_SYNTH};
+    uint64_t rng = o->seed * 0x9e3779b97f4a7c15ull + 5000;
+    dispatch d[3];
+    size_t nd = dispatches_make(d, 3, PATTERN, 3, COUNTER_T0, &rng, NULL, 0);
+    char name[128];
+    snprintf(name, sizeof name, "%scounter_collection.csv", prefix);
+    unsigned npasses = o->counters == SYNTH_CTR_PASSES ? 2 : 1;
+    for (unsigned p = 1; p <= npasses; p++) {
+        char sub[4096];
+        if (npasses > 1) {
+            snprintf(sub, sizeof sub, "%s/pass_%u", dir, p);
+            if (tx_mkdir(t, sub))
+                return KR_OUTPUT;
+        } else {
+            snprintf(sub, sizeof sub, "%s", dir);
+        }
+        sy_out *out = tx_open(t, sub, name);
+        if (!out)
+            return KR_OUTPUT;
+        write_counter_csv(out, o->counters, npasses > 1 ? p : 0, d, nd, k, o->gfx, o->iterations);
+        if (tx_close(t, out))
+            return KR_OUTPUT;
+    }
+    return 0;
+}
+
 /* The separate `--stats --kernel-trace` discovery run of an example (§11.1). */
 static int write_discovery(const synth_opts *o, tx *t, const char *dir)
 {
@@ -2812,14 +2960,16 @@ int synth_write(const synth_opts *o, const char *dir, kr_err *err)
     if (tx_mkdir_p(&t, dir))
         goto done;
     if (o->layout == SYNTH_LAYOUT_CAPTURE) {
-        build_and_write(o, &p, &plan.cap[0], &RUN_SMALL, &t, dir);
+        if (build_and_write(o, &p, &plan.cap[0], &RUN_SMALL, &t, dir) == 0)
+            write_counters(o, &t, dir, "");
     } else if (o->layout == SYNTH_LAYOUT_RUN) {
         if (build_and_write(o, &p, &plan.cap[0], &RUN_SMALL, &t, dir))
             goto done;
         if (shell_write(&t, dir, RUN_SMALL.agent, RUN_SMALL.dispatch - 2, RUN_SMALL.rc0 - 40000))
             goto done;
         run_files names = {"out_results.json", "out_kernel_trace.csv", "out_agent_info.csv"};
-        write_run_side(o, &RUN_SMALL, &t, dir, &names, "/synth/prof/att");
+        if (write_run_side(o, &RUN_SMALL, &t, dir, &names, "/synth/prof/att") == 0)
+            write_counters(o, &t, dir, "out_");
     } else {
         if (write_example_readme(o, &plan, &t, dir))
             goto done;
@@ -2840,7 +2990,8 @@ int synth_write(const synth_opts *o, const char *dir, kr_err *err)
         if (write_run_side(o, &RUN_SMALL, &t, path, &small, "/synth/prof/att_small") ||
             write_run_side(o, &RUN_BIG, &t, path, &big, "/synth/prof/att_big"))
             goto done;
-        write_discovery(o, &t, path);
+        if (write_discovery(o, &t, path) == 0)
+            write_counters(o, &t, path, "");
     }
 done:
     if (!t.failed)

@@ -15,6 +15,9 @@
  *   run      DIR/ui_output_agent_<H>_dispatch_<D>/ (+ an empty shell for an
  *            earlier traced dispatch), out_results.json, out_kernel_trace.csv,
  *            out_agent_info.csv (§11.1)
+ * With counters (not "none"), counter_collection.csv goes into DIR (capture
+ * layout), DIR/out_counter_collection.csv (run) or DIR/compute_viewer/
+ * (example); the "passes" dialect writes pass_1/ and pass_2/ folders there.
  */
 #ifndef KR_CLI_SYNTH_H
 #define KR_CLI_SYNTH_H
@@ -26,6 +29,12 @@
 
 typedef enum { SYNTH_LAYOUT_CAPTURE = 0, SYNTH_LAYOUT_EXAMPLE, SYNTH_LAYOUT_RUN } synth_layout;
 typedef enum { SYNTH_GFX950 = 0, SYNTH_GFX942 } synth_gfx;
+/* counter_collection.csv dialects (FORMATS.md §10.5): none; the current one;
+ * the old one (no Accum_VGPR_Count, no timestamps); the current one without
+ * Kernel_Id; the current one split over pass_1/ and pass_2/ folders. */
+typedef enum {
+    SYNTH_CTR_NONE = 0, SYNTH_CTR_CURRENT, SYNTH_CTR_OLD, SYNTH_CTR_NO_KERNEL_ID, SYNTH_CTR_PASSES
+} synth_counters;
 
 #define SYNTH_MAX_WAVES 128u        /* 4 SEs x 4 SIMDs x 8 slots */
 #define SYNTH_MAX_ITERATIONS 1000000u
@@ -40,6 +49,7 @@ typedef struct synth_opts {
     unsigned size_mb;       /* 0: off; else iterations are chosen so the wave files of
                                the capture (example layout: the big one) total about N MiB */
     int force;              /* write into an existing non-empty DIR */
+    synth_counters counters;    /* counter collection of a separate run (see synth.c) */
 } synth_opts;
 
 /* Defaults: capture layout, gfx950, seed 0, 8 waves, 3 iterations. */
@@ -71,5 +81,6 @@ int synth_write(const synth_opts *o, const char *dir, kr_err *err);
 /* Names for messages and the generated README. */
 const char *synth_gfx_name(synth_gfx g);
 const char *synth_layout_name(synth_layout l);
+const char *synth_counters_name(synth_counters c);   /* "none", "current", "old", "no-kernel-id", "passes" */
 
 #endif

@@ -30,4 +30,17 @@
 /* Source snapshot copies: bytes per copy. */
 #define KR_MAX_SNAPSHOT_BYTES    (64ull << 20)
 
+/* Archives read as input (bundle/archive.h), decompressed into memory:
+ * members per archive (a capture has one file per wave, KR_MAX_WAVES, plus
+ * a few dozen others); bytes of all members together (the whole input is
+ * held in memory); the ratio of those bytes to the archive's size, checked
+ * once the total passes KR_ARCHIVE_RATIO_FLOOR (JSON traces compress 5-30x
+ * with zstd; a decompression bomb reaches 1000x and more); the length of a
+ * member path (captures use names under 100 bytes). */
+#define KR_MAX_ARCHIVE_MEMBERS   ((1u << 20) + 4096u)
+#define KR_MAX_ARCHIVE_BYTES     (16ull << 30)
+#define KR_MAX_ARCHIVE_RATIO     200u
+#define KR_ARCHIVE_RATIO_FLOOR   (64ull << 20)
+#define KR_MAX_ARCHIVE_PATH      1024u
+
 #endif

@@ -81,6 +81,10 @@ int rep_chart_state_bars(const an_states *st, const char *label, kr_buf *out);
 int rep_chart_state_time(const kr_capture *c, const char *label, kr_buf *out);
 int rep_chart_occupancy(const kr_capture *c, const char *label, kr_buf *out);
 int rep_chart_hotspots(const an_hotspots *h, const char *label, kr_buf *out);
+/* The roofline of a capture (report/chart_roofline.c): the device's HBM roof
+ * and compute roofs (equal peaks share one line) and the achieved point. */
+struct an_roofline;
+int rep_chart_roofline(const struct an_roofline *r, const char *label, kr_buf *out);
 int rep_chart_source_heat(const an_sources *s, const kr_capture *c, const char *label, kr_buf *out);
 /* One chart for n captures: each capture's stall buckets (analyzer/stalls.h
  * taxonomy b) as shares of its Σ Stall. */

@@ -17,6 +17,7 @@
 #include "analyzer/classes.h"
 #include "analyzer/stalls.h"
 #include "report/doc.h"
+#include "report/sections.h"
 #include "report/templates.h"
 
 #define MD_MAX_ROWS 64           /* per-row tables longer than this are cut in COMPARE.md */
@@ -465,6 +466,7 @@ static void md_pair(rep_doc *d, const rep_cmp_pair *p)
                   (const char *)NULL);
     rep_table_row(o, "achieved waves/SIMD (target CU)", t->has_achieved_best ? rep_fmt(d, "%.2f", t->achieved_best) : "—",
                   t->has_achieved_cand ? rep_fmt(d, "%.2f", t->achieved_cand) : "—", (const char *)NULL);
+    rep_md_roofline_change(d, t->best, t->cand);
     rep_table *m = rep_table_new(d, "lrr", "source mapping", "BEST", "CAND", (const char *)NULL);
     rep_table_row(m, "rows mapped", rep_fmt(d, "%" PRIu64 " / %" PRIu64, t->mapped.best, t->rows.best),
                   rep_fmt(d, "%" PRIu64 " / %" PRIu64, t->mapped.cand, t->rows.cand), (const char *)NULL);
@@ -744,6 +746,7 @@ static json_t *jtrace_pair(const rep_cmp_pair *p)
                         json_pack("{s:o, s:o}", "best", t->has_achieved_best ? jnum(t->achieved_best) : json_null(),
                                   "candidate", t->has_achieved_cand ? jnum(t->achieved_cand) : json_null()));
     json_object_set_new(o, "occupancy", oc);
+    json_object_set_new(o, "roofline", rep_json_roofline_change(t->best, t->cand));
     json_object_set_new(o, "mapping", json_pack("{s:o, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}}", "mapped", jpu(t->mapped),
         "rows", jpu(t->rows), "distinct_lines", jpu(t->distinct_lines),
         "effective_lines", "best", t->has_effective_best ? jnum(t->effective_best) : json_null(),

@@ -333,6 +333,8 @@ int rep_analysis_html(const an_analysis *const *a, const char *const *labels, si
     for (size_t i = 0; !rc && i < n; i++)
         rc = (b = fig_add(&fs, "Occupancy")) ? rep_chart_occupancy(a[i]->cap, LABEL(i), b) : KR_INTERNAL;
     for (size_t i = 0; !rc && i < n; i++)
+        rc = (b = fig_add(&fs, "Speed of light")) ? rep_chart_roofline(&a[i]->roofline, LABEL(i), b) : KR_INTERNAL;
+    for (size_t i = 0; !rc && i < n; i++)
         rc = (b = fig_add(&fs, "Hotspots")) ? rep_chart_hotspots(&a[i]->hotspots, LABEL(i), b) : KR_INTERNAL;
     for (size_t i = 0; !rc && i < n; i++)
         rc = (b = fig_add(&fs, "Source lines")) ? rep_chart_source_heat(&a[i]->sources, a[i]->cap, LABEL(i), b)

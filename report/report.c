@@ -263,6 +263,7 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
     rep_md_classes(d, cl, labels, n);
     rep_md_stalls(d, sl, labels, n);
     rep_md_occupancy(d, oc, labels, n);
+    rep_md_roofline(d, a, labels, n);
     rep_md_hotspots(d, hs, labels, n);
     rep_md_waits(d, wt, labels, n);
     rep_md_hidden(d, hd, labels, n);
@@ -369,6 +370,9 @@ static json_t *capture_json(const an_analysis *x, const char *label)
     json_object_set_new(top, "mapping", mapping);
     json_object_set_new(top, "occupancy", occ);
     json_object_set_new(top, "occupancy_detail", rep_json_occupancy(&x->occupancy));
+    json_object_set_new(top, "roofline", rep_json_roofline(&x->roofline));
+    json_object_set_new(top, "counters", rep_json_counters(&x->counters));
+    json_object_set_new(top, "saturation", rep_json_saturation(&x->saturation));
     json_object_set_new(top, "advice", rep_json_advice(&x->advice));
     return top;
 }

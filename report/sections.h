@@ -68,4 +68,16 @@ const char *rep_dist_cell(rep_doc *d, const an_dist *x);
 json_t *rep_json_dist(const an_dist *x);
 /* ---- end waits, hidden latency, phases ---- */
 
+/* ---- roofline, counters, saturation ---- */
+#include "analyzer/analysis.h"
+void rep_md_roofline(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n);
+json_t *rep_json_roofline(const an_roofline *r);
+json_t *rep_json_counters(const an_counters *k);
+json_t *rep_json_saturation(const an_saturation *s);
+/* `kreport compare`: the speed-of-light figures of a capture pair, BEST vs
+ * CANDIDATE (table appended to d; compare.json object). */
+void rep_md_roofline_change(rep_doc *d, const an_analysis *best, const an_analysis *cand);
+json_t *rep_json_roofline_change(const an_analysis *best, const an_analysis *cand);
+/* ---- end roofline, counters, saturation ---- */
+
 #endif

@@ -901,3 +901,111 @@ int rep_svg_empty(const char *title, const char *message, kr_buf *out)
     text(&s, 10, 48, "start", 0, 0, message);
     return sb_finish(&s, out);
 }
+
+/* ---- roofline (log-log) ---- */
+
+/* "1 T", "10 G", "100 m" for 10^k (k a whole number). */
+static void decade_label(char *b, size_t cap, int k)
+{
+    static const char *const pre[] = {"m", "", "K", "M", "G", "T", "P", "E"};
+    int g = (k >= 0 ? k / 3 : -((-k + 2) / 3));
+    int r = k - 3 * g;
+    int idx = g + 1;
+    if (idx < 0 || idx >= (int)(sizeof pre / sizeof pre[0])) {
+        snprintf(b, cap, "1e%d", k);
+        return;
+    }
+    snprintf(b, cap, "%s%s%s", r == 0 ? "1" : r == 1 ? "10" : "100", *pre[idx] ? " " : "", pre[idx]);
+}
+
+int rep_svg_roofline(const rep_roof_chart *c, kr_buf *out)
+{
+    if (!(c->bw > 0) || c->nroofs == 0)
+        return rep_svg_empty(c->title, "No peak bandwidth or compute ceiling for this device.", out);
+    double pmax = 0, pmin = 0, xmin = 0, xmax = 0, ymin = 0;
+    for (size_t i = 0; i < c->nroofs; i++) {
+        double p = c->roofs[i].peak, r = p / c->bw;
+        if (pmax == 0 || p > pmax) pmax = p;
+        if (pmin == 0 || p < pmin) pmin = p;
+        if (xmin == 0 || r < xmin) xmin = r;
+        if (r > xmax) xmax = r;
+    }
+    xmin /= 100;
+    xmax *= 10;
+    ymin = c->bw * xmin;
+    for (size_t i = 0; i < c->npoints; i++) {
+        const rep_roof_point *p = &c->points[i];
+        if (p->intensity > 0 && p->intensity < xmin) xmin = p->intensity;
+        if (p->intensity > xmax) xmax = p->intensity;
+        if (p->flops > 0 && p->flops < ymin) ymin = p->flops;
+    }
+    int kx0 = (int)floor(log10(xmin)), kx1 = (int)ceil(log10(xmax));
+    int ky0 = (int)floor(log10(ymin)), ky1 = (int)ceil(log10(pmax * 1.0001));
+    if (kx1 <= kx0) kx1 = kx0 + 1;
+    if (ky1 <= ky0) ky1 = ky0 + 1;
+    const double H = 360, left = 70, right = W - 230;
+    sb s;
+    if (sb_begin(&s, H, c->title, c->desc))
+        return KR_INTERNAL;
+    double top = header(&s, c->title, c->subtitle) + 14, bottom = H - 40;
+#define RX(v) (left + (log10(v) - kx0) / (double)(kx1 - kx0) * (right - left))
+#define RY(v) (bottom - (log10(v) - ky0) / (double)(ky1 - ky0) * (bottom - top))
+    char b[64];
+    group(&s, "axes");
+    for (int k = kx0; k <= kx1; k++) {
+        double x = RX(pow(10, k));
+        line(&s, x, top, x, bottom, "#E0E0E0", 0);
+        decade_label(b, sizeof b, k);
+        text(&s, x, bottom + 14, "middle", 0, 0, b);
+    }
+    for (int k = ky0; k <= ky1; k++) {
+        double y = RY(pow(10, k));
+        line(&s, left, y, right, y, "#E0E0E0", 0);
+        decade_label(b, sizeof b, k);
+        text(&s, left - 6, y + 4, "end", 0, 0, b);
+    }
+    line(&s, left, bottom, right, bottom, REP_SVG_BLACK, 0);
+    line(&s, left, top, left, bottom, REP_SVG_BLACK, 0);
+    text(&s, (left + right) / 2, H - 8, "middle", 0, 0, "arithmetic intensity (FLOP per HBM byte, log scale)");
+    xmlNodePtr yl = text(&s, 14, (top + bottom) / 2, "middle", 0, 0, "FLOP/s (log scale)");
+    char rot[64];
+    snprintf(rot, sizeof rot, "rotate(-90 14 %.0f)", (top + bottom) / 2);
+    attr(&s, yl, "transform", rot);
+    end(&s);
+    group(&s, "roofs");
+    /* Memory roof: from the left edge to the highest compute roof. */
+    double mx0 = pow(10, kx0), mx1 = pmax / c->bw;
+    if (c->bw * mx0 < pow(10, ky0))
+        mx0 = pow(10, ky0) / c->bw;
+    xmlNodePtr ml = line(&s, RX(mx0), RY(c->bw * mx0), RX(mx1), RY(pmax), REP_SVG_BLUE, 0);
+    attr(&s, ml, "stroke-width", "2");
+    tip(&s, ml, c->bw_label);
+    text(&s, RX(mx0) + 4, RY(c->bw * mx0) - 6, "start", 0, 0, c->bw_label);
+    for (size_t i = 0; i < c->nroofs; i++) {
+        const rep_roof_line *r = &c->roofs[i];
+        double rx = r->peak / c->bw;
+        xmlNodePtr l = line(&s, RX(rx), RY(r->peak), right, RY(r->peak),
+                            r->highlight ? REP_SVG_VERMILLION : REP_SVG_GREY, !r->highlight);
+        attr(&s, l, "stroke-width", r->highlight ? "2" : "1");
+        tip(&s, l, r->label);
+        text(&s, right + 6, RY(r->peak) + 4, "start", r->highlight, 0, r->label);
+    }
+    end(&s);
+    group(&s, "points");
+    for (size_t i = 0; i < c->npoints; i++) {
+        const rep_roof_point *p = &c->points[i];
+        if (!(p->intensity > 0) || !(p->flops > 0))
+            continue;
+        xmlNodePtr ci = elem(&s, s.cur, "circle");
+        attr_num(&s, ci, "cx", RX(p->intensity));
+        attr_num(&s, ci, "cy", RY(p->flops));
+        attr(&s, ci, "r", "5");
+        attr(&s, ci, "fill", REP_SVG_BLACK);
+        tip(&s, ci, p->label);
+        text(&s, RX(p->intensity) + 8, RY(p->flops) - 8, "start", 1, 0, p->label);
+    }
+    end(&s);
+#undef RX
+#undef RY
+    return sb_finish(&s, out);
+}

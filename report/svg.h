@@ -130,6 +130,38 @@ typedef struct rep_heat_chart {
 
 int rep_svg_heat(const rep_heat_chart *c, kr_buf *out);
 
+/* ---- roofline ----
+ * Log-log: x = arithmetic intensity (FLOP/byte), y = FLOP/s. The memory roof
+ * is y = bw · x up to the highest compute roof; each compute roof is a
+ * horizontal line from its ridge point (peak / bw) on; points are the
+ * achieved (intensity, FLOP/s). Axes span whole decades around every roof
+ * corner and point. */
+
+typedef struct rep_roof_line {
+    const char *label;           /* e.g. "matrix_bf16 2306.9 TFLOP/s" */
+    double peak;                 /* FLOP/s */
+    int highlight;               /* the ceiling the figures use: drawn solid, others dashed */
+} rep_roof_line;
+
+typedef struct rep_roof_point {
+    const char *label;
+    double intensity, flops;     /* FLOP/byte, FLOP/s */
+} rep_roof_point;
+
+typedef struct rep_roof_chart {
+    const char *title;
+    const char *subtitle;
+    const char *desc;            /* the text alternative */
+    double bw;                   /* peak bytes/s */
+    const char *bw_label;
+    const rep_roof_line *roofs;
+    size_t nroofs;
+    const rep_roof_point *points;
+    size_t npoints;
+} rep_roof_chart;
+
+int rep_svg_roofline(const rep_roof_chart *c, kr_buf *out);
+
 /* A chart that only says there is nothing to draw (same frame and text
  * alternative as the others). */
 int rep_svg_empty(const char *title, const char *message, kr_buf *out);

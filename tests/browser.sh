@@ -198,7 +198,7 @@ start=$(date +%s)
 #    but one stall chart shared: 2 × 5 + 1)
 if "$bin" analyze "$src/examples/synth_gfx950" -o "$tmp/example" --format html -q; then ok; else bad "analyze example"; fi
 [ -f "$tmp/example/report.html" ] && [ ! -f "$tmp/example/REPORT.md" ] && ok || bad "--format html wrote other files"
-check_page example "$tmp/example/report.html" 11 report
+check_page example "$tmp/example/report.html" 13 report
 
 # 2. compare.html of two generated runs (seed 0 vs seed 7): GPU time per
 #    call, then wave states and stall buckets of the one pair of captures
@@ -214,7 +214,7 @@ if [ -n "$hub" ] && [ -d "$hub/examples/pa_mqa_logits_fp4" ]; then
     if "$bin" analyze "$big" --format html >"$tmp/big.html"; then ok; else bad "analyze pa_mqa big"; fi
     size=$(wc -c <"$tmp/big.html")
     [ "$size" -lt 2097152 ] && ok || bad "pa_mqa big report.html is $size bytes (limit 2 MiB)"
-    check_page pa_mqa_big "$tmp/big.html" 6 report
+    check_page pa_mqa_big "$tmp/big.html" 7 report
     if "$bin" analyze "$pa" -o "$tmp/pa" --format html -q; then ok; else bad "analyze pa_mqa example"; fi
     size=$(wc -c <"$tmp/pa/report.html")
     [ "$size" -lt 2097152 ] && ok || bad "pa_mqa example report.html is $size bytes (limit 2 MiB)"

@@ -87,6 +87,21 @@ for label, w in want.items():
     check(f"{label} first iteration", (fi["n"], fi["min"], fi["max"]), (w["waves"], 432, 456))
     check(f"{label} steady state", (st["n"], st["max"]), (w["waves"] * (w["iters"] - 1), 536))
     check(f"{label} main loop", ph["main_loop"], 0)
+    # speed of light: the example has no counter collection; the device is
+    # the agents' "AMD Instinct MI350X" (templates/hw.json: matrix BF16
+    # 2306.9 TFLOP/s, HBM 8000 GB/s → ridge 288.3625 FLOP/byte); the ISA's
+    # bf16 and f8f6f4 MFMAs have equal Hit, the earlier type (bf16) wins.
+    # Saturation: 65536 / 256 = 256 workgroups on 256 CUs, 5 waves/SIMD =
+    # 5 workgroups/CU → 1280 slots, one round, 1 − 256/1280 = 80 % idle.
+    rf, sat = c["roofline"], c["saturation"]
+    check(f"{label} device", rf["device"], "MI350X")
+    check(f"{label} counters", c["counters"]["present"], False)
+    check(f"{label} no work", (rf["flops"], rf["bytes"], rf["bound"], rf["target"]), (None, None, None, None))
+    check(f"{label} ceiling", (rf["ceiling"], rf["ceiling_source"]), ("matrix_bf16", "isa"))
+    check(f"{label} ridge", round(rf["ridge"], 6), 288.3625)
+    check(f"{label} saturation", (sat["workgroups"], sat["cu_count"], sat["wg_per_cu_limit"], sat["slots"],
+                                  sat["rounds"], round(sat["tail_fraction"], 12), sat["verdict"]),
+          (256, 256, 5, 1280, 1, 0.8, "underfilled"))
 for e in errors:
     print(e)
 sys.exit(1 if errors else 0)

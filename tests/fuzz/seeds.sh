@@ -133,6 +133,34 @@ open(os.path.join(out, "edge_null_insts"), "wb").write(
     re.sub(rb'"instructions":\[\[.*?\]\],"simd"', b'"instructions":null,"simd"', data, count=1))
 PY
 
+    # Archives of a small synthetic capture in every format read, and hostile
+    # shapes (archive.h); .tar.zst only when the zstd program is there.
+    python3 - "$tmp/cap942" "$out/archive" <<'PY'
+import io, os, sys, tarfile, zipfile
+src, out = sys.argv[1], sys.argv[2]
+os.makedirs(out, exist_ok=True)
+cap = [os.path.join(src, d) for d in sorted(os.listdir(src))][0]
+for mode, name in (("w", "synth.tar"), ("w:gz", "synth.tar.gz"), ("w:xz", "synth.tar.xz")):
+    with tarfile.open(os.path.join(out, name), mode, format=tarfile.PAX_FORMAT) as t:
+        t.add(cap, arcname=os.path.basename(cap))
+with zipfile.ZipFile(os.path.join(out, "synth.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+    for f in sorted(os.listdir(cap)):
+        z.write(os.path.join(cap, f), "cap/" + f)
+def tar(name, members):
+    with tarfile.open(os.path.join(out, name), "w", format=tarfile.PAX_FORMAT) as t:
+        for path, typ, link, data in members:
+            i = tarfile.TarInfo(path); i.type = typ; i.linkname = link; i.size = len(data)
+            t.addfile(i, io.BytesIO(data) if data else None)
+R, D, L, H = tarfile.REGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE, tarfile.LNKTYPE
+tar("edge_links.tar", [("cap", D, "", b""), ("cap/a.json", R, "", b"{}"), ("cap/b.json", H, "cap/a.json", b""),
+                       ("cap/c", L, "../x", b"")])
+tar("edge_paths.tar", [("./cap//a", R, "", b"1"), ("cap/../../b", R, "", b"2"), ("/abs", R, "", b"3")])
+tar("edge_dup.tar", [("cap/a", R, "", b"1"), ("cap/a", R, "", b"2"), ("cap/a/b", R, "", b"3")])
+PY
+    if command -v zstd >/dev/null; then
+        zstd -q -c "$out/archive/synth.tar" > "$out/archive/synth.tar.zst"
+    fi
+
     # Small real fragments (first bytes of real files), when the hub is there.
     local hub=${KR_HUB:-$src/../shared/fixtures/hub}
     if [ -d "$hub/examples" ]; then
@@ -189,7 +217,7 @@ run_targets() {
         [ -x "$bin" ] || { echo "fuzz $name: no $bin"; fail=1; continue; }
         mkdir -p "$corpus/$name" "$corpus/artifacts/$name"
         local dict=()
-        case "$name" in csv*|bench_csv) ;; *) dict=(-dict="$here/json.dict") ;; esac
+        case "$name" in csv*|bench_csv|archive) ;; *) dict=(-dict="$here/json.dict") ;; esac
         nice -n 19 "$bin" "${dict[@]}" -seed=1 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
             -max_len=65536 -print_final_stats=1 -artifact_prefix="$corpus/artifacts/$name/" \
             "$corpus/$name" > "$logs/$name.log" 2>&1 &

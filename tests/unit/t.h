@@ -3,10 +3,13 @@
 #ifndef KR_TEST_T_H
 #define KR_TEST_T_H
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int t_passed, t_failed;
 
@@ -37,6 +40,30 @@ static inline const char *t_hub(void)
     if (!f) return NULL;
     fclose(f);
     return h;
+}
+
+/* Removes path and everything below it (temporary test trees). */
+static inline void t_rm_rf(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlink(path);
+        return;
+    }
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        t_rm_rf(sub);
+    }
+    if (d)
+        closedir(d);
+    rmdir(path);
 }
 
 static inline int t_done(const char *name)

@@ -440,8 +440,8 @@ static void check_synth_page(const kr_capture *cap, const an_analysis *an, const
     T_EQ_U64(html_errors(page, len), 0);
     int bad;
     /* one capture: state bars, state time, stall buckets, occupancy,
-     * hotspots, heat strip */
-    T_EQ_U64(each_svg_parses(page, &bad), 6);
+     * roofline, hotspots, heat strip */
+    T_EQ_U64(each_svg_parses(page, &bad), 7);
     T_EQ_U64(bad, 0);
     xmlXPathContextPtr x = xp_new(d);
     char buf[1024], q[1024];
@@ -462,8 +462,9 @@ static void check_synth_page(const kr_capture *cap, const an_analysis *an, const
     T_EQ_STR(xp_str(x, "(//figure)[1]/preceding-sibling::h2[1]", buf, sizeof buf), "Wave states");
     T_EQ_STR(xp_str(x, "(//figure)[3]/preceding-sibling::h2[1]", buf, sizeof buf), "Stalls");
     T_EQ_STR(xp_str(x, "(//figure)[4]/preceding-sibling::h2[1]", buf, sizeof buf), "Occupancy");
-    T_EQ_STR(xp_str(x, "(//figure)[5]/preceding-sibling::h2[1]", buf, sizeof buf), "Hotspots");
-    T_EQ_STR(xp_str(x, "(//figure)[6]/preceding-sibling::h2[1]", buf, sizeof buf), "Source lines");
+    T_EQ_STR(xp_str(x, "(//figure)[5]/preceding-sibling::h2[1]", buf, sizeof buf), "Speed of light");
+    T_EQ_STR(xp_str(x, "(//figure)[6]/preceding-sibling::h2[1]", buf, sizeof buf), "Hotspots");
+    T_EQ_STR(xp_str(x, "(//figure)[7]/preceding-sibling::h2[1]", buf, sizeof buf), "Source lines");
 
     /* wave-state bars: SE 0, SE 1, SIMD 0..3; four states each */
     const char *sb = "//s:svg[@aria-label='share of wave time in each state, per SE and per SIMD']";
@@ -823,7 +824,7 @@ static void test_hub(const char *hub)
     T_EQ_U64(errs, 0);
     T_EQ_U64(html_errors(page.data, page.len), 0);
     int bad;
-    T_EQ_U64(each_svg_parses(page.data, &bad), 6);
+    T_EQ_U64(each_svg_parses(page.data, &bad), 7);   /* with the roofline */
     T_EQ_U64(bad, 0);
     /* FORMATS.md "Measured facts": timeline Σ by state 1/2/3/4 of pa_mqa big */
     rep_state_series ss;

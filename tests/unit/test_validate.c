@@ -809,7 +809,7 @@ static void test_example(void)
     an_example_label labels[2] = {{"big", 0, 0}, {"small", 1, 1}};
     const char *missing[1] = {"kernel.py"};
     an_example_facts f = {"ex", 1, 0,
-                          "# R\n\nstates: 1 = EXEC, 2=WAIT\n", labels, 2, missing, 1};
+                          "# R\n\nstates: 1 = EXEC, 2=WAIT\n", labels, 2, missing, 1, NULL, NULL, 0, NULL, 0};
     an_validation v;
     T_EQ_I64(an_validate_example(&f, NULL, &v), 0);
     T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "missing (§11.2)"));        /* REPORT.md */

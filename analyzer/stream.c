@@ -1,0 +1,201 @@
+/* stream.c — see stream.h. */
+#include "analyzer/stream.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+
+/* One thread's accumulators. */
+typedef struct worker_acc {
+    an_totals totals;                /* records and records_unknown only */
+    an_classes_acc classes;
+    an_hidden_acc *hidden;
+    an_waits_acc *waits;
+    an_phases_acc *phases;
+    int rc;                          /* first failure of this worker */
+} worker_acc;
+
+struct an_stream {
+    int keep_timelines;
+    int deferred;                    /* records kept; an_analyze runs at the end */
+    int begun, merged;
+    int nworkers;
+    worker_acc *w;
+    an_state_sums *per_wave;         /* per wave of the capture (each written once) */
+    size_t *ntimeline;
+    an_phases phases;                /* loops and phases from the code rows */
+    int phases_taken;
+    atomic_int mismatch;             /* a wave's own (SE, SIMD) differs from filenames.json */
+};
+
+an_stream *an_stream_new(int keep_timelines)
+{
+    an_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    atomic_init(&s->mismatch, 0);
+    s->keep_timelines = keep_timelines;
+    return s;
+}
+
+static void free_workers(an_stream *s)
+{
+    for (int k = 0; s->w && k < s->nworkers; k++) {
+        an_classes_acc_free(&s->w[k].classes);
+        an_hidden_acc_free(s->w[k].hidden);
+        an_waits_acc_free(s->w[k].waits);
+        an_phases_acc_free(s->w[k].phases);
+    }
+    free(s->w);
+    s->w = NULL;
+    s->nworkers = 0;
+}
+
+void an_stream_free(an_stream *s)
+{
+    if (!s)
+        return;
+    free_workers(s);
+    free(s->per_wave);
+    free(s->ntimeline);
+    if (!s->phases_taken)
+        an_phases_free(&s->phases);
+    free(s);
+}
+
+static int sink_begin(void *acc, const kr_capture *c, int workers, unsigned *keep)
+{
+    an_stream *s = acc;
+    *keep = s->keep_timelines ? KR_SINK_KEEP_TIMELINES : 0;
+    s->begun = 1;
+    if (an_phases_needs_streams(c)) {
+        s->deferred = 1;
+        *keep |= KR_SINK_KEEP_RECORDS;
+        return 0;
+    }
+    s->nworkers = workers > 1 ? workers : 1;
+    s->w = calloc((size_t)s->nworkers, sizeof *s->w);
+    s->per_wave = calloc(c->nwaves ? c->nwaves : 1, sizeof *s->per_wave);
+    s->ntimeline = calloc(c->nwaves ? c->nwaves : 1, sizeof *s->ntimeline);
+    if (!s->w || !s->per_wave || !s->ntimeline)
+        return KR_INTERNAL;
+    int rc = an_phases_begin(c, &s->phases);
+    for (int k = 0; k < s->nworkers && !rc; k++) {
+        worker_acc *w = &s->w[k];
+        rc = an_classes_acc_init(c, &w->classes);
+        if (!rc && (!(w->hidden = an_hidden_acc_new(c)) || !(w->waits = an_waits_acc_new()) ||
+                    !(w->phases = an_phases_acc_new(c, &s->phases))))
+            rc = KR_INTERNAL;
+    }
+    return rc;
+}
+
+static int sink_group(void *acc, const kr_capture *c, const size_t *waves, size_t n, int worker)
+{
+    an_stream *s = acc;
+    if (s->deferred)
+        return 0;
+    worker_acc *w = &s->w[worker < s->nworkers ? worker : 0];
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        size_t wi = waves[i];
+        const kr_wave *wave = &c->waves[wi];
+        /* Groups follow filenames.json; hidden latency's scopes follow the
+         * wave files' own fields. They agree on every valid capture; when
+         * not, the scopes seen here are not the scopes, and the analysis
+         * has to be redone on the whole capture. */
+        if (wave->se != c->wave_refs[wi].se || wave->simd != c->wave_refs[wi].simd)
+            atomic_store(&s->mismatch, 1);
+        an_totals_add_wave(&w->totals, wave);
+        an_classes_acc_wave(&w->classes, wave);
+        an_states_wave(wave, &s->per_wave[wi]);
+        s->ntimeline[wi] = wave->ntimeline;
+        rc = an_waits_acc_wave(w->waits, c, wi);
+        if (!rc && s->phases.nloops)
+            rc = an_phases_acc_wave(w->phases, c, &s->phases, wi);
+    }
+    if (!rc)
+        rc = an_hidden_acc_scope(w->hidden, c, waves, n);
+    if (rc && !w->rc)
+        w->rc = rc;
+    return rc;
+}
+
+kr_wave_sink an_stream_sink(an_stream *s)
+{
+    kr_wave_sink k = {sink_begin, sink_group, s};
+    return k;
+}
+
+int an_stream_exact(an_stream *s)
+{
+    return !atomic_load(&s->mismatch);
+}
+
+int an_stream_deferred(const an_stream *s)
+{
+    return s->deferred || !s->begun;
+}
+
+/* Worker k's accumulators into worker 0's, k ascending. */
+static int merge(an_stream *s)
+{
+    if (s->merged)
+        return 0;
+    s->merged = 1;
+    int rc = 0;
+    for (int k = 0; k < s->nworkers && !rc; k++)
+        rc = s->w[k].rc;
+    for (int k = 1; k < s->nworkers && !rc; k++) {
+        worker_acc *to = &s->w[0], *from = &s->w[k];
+        an_totals_add_records(&to->totals, &from->totals);
+        an_classes_acc_merge(&to->classes, &from->classes);
+        an_hidden_acc_merge(to->hidden, from->hidden);
+        rc = an_waits_acc_merge(to->waits, from->waits);
+        if (!rc)
+            rc = an_phases_acc_merge(to->phases, from->phases);
+    }
+    return rc;
+}
+
+void an_stream_totals(an_stream *s, const kr_capture *c, an_totals *out)
+{
+    an_totals_rows(c, out);
+    if (s->nworkers)
+        an_totals_add_records(out, &s->w[0].totals);
+}
+
+int an_stream_states(an_stream *s, const kr_capture *c, an_states *out)
+{
+    return an_states_finish(c, s->per_wave, s->ntimeline, out);
+}
+
+int an_stream_classes(an_stream *s, const kr_capture *c, an_classes *out)
+{
+    an_classes_finish(c, &s->w[0].classes, out);
+    return 0;
+}
+
+int an_stream_hidden(an_stream *s, const kr_capture *c, const an_hidden_opts *opts, an_hidden *out)
+{
+    return an_hidden_finish(c, s->w[0].hidden, opts, out);
+}
+
+int an_stream_waits(an_stream *s, const kr_capture *c, const an_waits_opts *opts, an_waits *out)
+{
+    return an_waits_finish(c, s->w[0].waits, opts, out);
+}
+
+int an_stream_phases(an_stream *s, const kr_capture *c, an_phases *out)
+{
+    *out = s->phases;                /* the result owns the loops now */
+    s->phases_taken = 1;
+    return an_phases_finish(c, s->w[0].phases, out);
+}
+
+int an_stream_prepare(an_stream *s)
+{
+    return merge(s);
+}

@@ -1,0 +1,386 @@
+/* md_roofline.c — the "Speed of light" section of REPORT.md (roofline,
+ * counter metrics, saturation; analyzer/roofline.h, counters.h,
+ * saturation.h) and its three analysis.json objects "roofline", "counters"
+ * and "saturation". Every peak-relative figure names the device and the
+ * document of its peak; an unknown device prints none. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/fmt.h"
+#include "report/sections.h"
+#include "report/util.h"
+
+static const char *fixed(rep_doc *d, double v, int decimals)
+{
+    char b[64];
+    return rep_fmt(d, "%s", kr_fmt_fixed(b, sizeof b, v, decimals));
+}
+
+static const char *human(rep_doc *d, double v)
+{
+    char b[48];
+    return rep_fmt(d, "%s", kr_fmt_human(b, sizeof b, v < 0 ? 0 : (uint64_t)(v + 0.5)));
+}
+
+static const char *pct(rep_doc *d, double frac)
+{
+    return rep_fmt(d, "%s %%", fixed(d, 100.0 * frac, 1));
+}
+
+/* A fraction of a peak; above 1 the work figure or the ceiling is wrong. */
+static const char *peak_pct(rep_doc *d, double frac)
+{
+    return frac > 1.0 ? rep_fmt(d, "%s — above the peak: check the work figure or the ceiling", pct(d, frac))
+                      : pct(d, frac);
+}
+
+static const char *us(rep_doc *d, uint64_t ns)
+{
+    return rep_fmt(d, "%s µs", fixed(d, (double)ns / 1000.0, 2));
+}
+
+/* "title" <url> of a source key, as Markdown. */
+static const char *source_cell(rep_doc *d, const an_hw *hw, const char *key)
+{
+    const an_hw_source *s = an_hw_find_source(hw, key);
+    return s ? rep_fmt(d, "[%s](%s)", rep_md_escape(d, key), s->url) : "—";
+}
+
+static void roof_table(rep_doc *d, const an_roofline *r)
+{
+    rep_table *t = rep_table_new(d, "lrl", "Figure", "Value", "Source", NULL);
+    rep_table_row(t, "FLOPs per dispatch", r->has_flops ? human(d, r->flops) : "unknown",
+                  r->flops_source ? rep_md_escape(d, r->flops_source) : "—", NULL);
+    rep_table_row(t, "HBM bytes per dispatch", r->has_bytes ? human(d, r->bytes) : "unknown",
+                  r->bytes_source ? rep_md_escape(d, r->bytes_source) : "—", NULL);
+    rep_table_row(t, "Dispatch time", r->has_time ? us(d, r->time_ns) : "unknown",
+                  r->time_source ? (r->time_by_id ? rep_fmt(d, "%s, the capture's dispatch id",
+                                                            rep_md_escape(d, r->time_source))
+                                    : r->time_dispatches > 1
+                                        ? rep_fmt(d, "%s, mean of %zu dispatches", rep_md_escape(d, r->time_source),
+                                                  r->time_dispatches)
+                                        : rep_md_escape(d, r->time_source))
+                                 : "—",
+                  NULL);
+    rep_table_row(t, "Achieved FLOP/s",
+                  r->has_achieved_flops ? rep_fmt(d, "%s TFLOP/s", fixed(d, r->achieved_flops_s / 1e12, 2)) : "unknown",
+                  "FLOPs / time", NULL);
+    rep_table_row(t, "Achieved HBM bandwidth",
+                  r->has_achieved_bytes ? rep_fmt(d, "%s GB/s", fixed(d, r->achieved_bytes_s / 1e9, 1)) : "unknown",
+                  "bytes / time", NULL);
+    rep_table_row(t, "Arithmetic intensity",
+                  r->has_intensity ? rep_fmt(d, "%s FLOP/byte", fixed(d, r->intensity, 2)) : "unknown",
+                  "FLOPs / bytes", NULL);
+    rep_table_row(t, "Compute ceiling",
+                  r->has_ceiling ? (r->has_peak_flops ? rep_fmt(d, "%s, %s TFLOP/s",
+                                                                 rep_md_code(d, an_ceiling_id(r->unit, r->dtype)),
+                                                                 fixed(d, r->peak_flops_s / 1e12, 1))
+                                                      : rep_fmt(d, "%s, peak unknown",
+                                                                rep_md_code(d, an_ceiling_id(r->unit, r->dtype))))
+                                 : "unknown",
+                  r->has_peak_flops ? rep_fmt(d, "chosen by %s; peak: %s", rep_md_escape(d, r->ceiling_source),
+                                              source_cell(d, r->hw, r->hw->peak_source[r->unit][r->dtype]))
+                  : r->has_ceiling ? rep_fmt(d, "chosen by %s", rep_md_escape(d, r->ceiling_source)) : "—",
+                  NULL);
+    rep_table_row(t, "HBM peak",
+                  r->has_peak_bytes ? rep_fmt(d, "%s GB/s", fixed(d, r->peak_bytes_s / 1e9, 0)) : "unknown",
+                  r->has_peak_bytes ? source_cell(d, r->hw, r->hw->hbm_source) : "—", NULL);
+    rep_table_row(t, "Ridge point",
+                  r->has_ridge ? rep_fmt(d, "%s FLOP/byte", fixed(d, r->ridge, 1)) : "unknown",
+                  "peak FLOP/s / peak bytes/s", NULL);
+    rep_table_row(t, "Bound",
+                  r->bound == AN_BOUND_UNKNOWN ? "unknown"
+                  : rep_fmt(d, "**%s-bound** (intensity %s× the ridge)", an_roof_bound_id(r->bound),
+                            fixed(d, r->margin, 2)),
+                  "intensity vs ridge", NULL);
+    rep_table_row(t, "% of peak FLOP/s", r->has_pct_flops ? peak_pct(d, r->pct_flops) : "unknown", "", NULL);
+    rep_table_row(t, "% of peak HBM bandwidth", r->has_pct_bytes ? peak_pct(d, r->pct_bytes) : "unknown", "", NULL);
+    if (r->has_target)
+        rep_table_row(t, rep_fmt(d, "Target: %s of the %s peak", pct(d, r->target_pct),
+                                 r->target_ceiling == AN_BOUND_MEMORY ? "HBM" : "compute"),
+                      r->at_target ? rep_fmt(d, "reached (%s would do)", us(d, r->target_time_ns))
+                                   : rep_fmt(d, "%s per dispatch (%s× faster)", us(d, r->target_time_ns),
+                                             fixed(d, r->target_speedup, 2)),
+                      "work / (target × peak)", NULL);
+}
+
+static void ceilings_table(rep_doc *d, const an_roofline *r)
+{
+    if (!r->nceilings || !r->has_achieved_flops)
+        return;
+    rep_para(d, "Every compute ceiling of the device (achieved: the FLOPs counted for that data type, or the "
+                "total for the chosen ceiling):");
+    rep_table *t = rep_table_new(d, "lrrl", "Ceiling", "Peak TFLOP/s", "Achieved", "Source", NULL);
+    for (size_t i = 0; i < r->nceilings; i++) {
+        const an_roof_ceiling *c = &r->ceilings[i];
+        rep_table_row(t, rep_md_code(d, an_ceiling_id(c->unit, c->dtype)), fixed(d, c->peak_flops / 1e12, 1),
+                      c->has_pct ? pct(d, c->pct) : "—",
+                      source_cell(d, r->hw, r->hw->peak_source[c->unit][c->dtype]), NULL);
+    }
+}
+
+static void counters_table(rep_doc *d, const an_counters *k)
+{
+    if (!k->present) {
+        rep_para(d, "No counter collection for this kernel (counter_collection.csv beside the capture, in "
+                    "pass_N/ or pmc_N/, or results.json counter records).");
+        return;
+    }
+    rep_para(d, "Counters: %zu rows of %zu counters over %zu dispatch%s (%s match); per-dispatch means. "
+                "Formulas: `analyzer/counters.h`.",
+             k->nrows, k->ncounters, k->ndispatches, k->ndispatches == 1 ? "" : "es", k->match);
+    rep_table *t = rep_table_new(d, "lr", "Metric", "Per dispatch", NULL);
+    for (int u = 0; u < AN_UNIT_COUNT; u++)
+        for (int dt = 0; dt < AN_DT_COUNT; dt++)
+            if (k->has_flops[u][dt])
+                rep_table_row(t, rep_fmt(d, "%s %s", u == AN_UNIT_MATRIX ? "MFMA" : "VALU",
+                                         dt == AN_DT_INT8 ? "INT8 OPs" : rep_fmt(d, "%s FLOPs", an_dtype_id((an_dtype)dt))),
+                              human(d, k->flops[u][dt]), NULL);
+    if (k->has_read)
+        rep_table_row(t, rep_fmt(d, "HBM read bytes (%s)", k->read_formula), human(d, k->read_bytes), NULL);
+    if (k->has_write)
+        rep_table_row(t, rep_fmt(d, "HBM write bytes (%s)", k->write_formula), human(d, k->write_bytes), NULL);
+    if (k->has_l2)
+        rep_table_row(t, "L2 hit rate", pct(d, k->l2_hit_rate), NULL);
+    if (k->has_lds)
+        rep_table_row(t, "LDS bank-conflict rate", pct(d, k->lds_conflict_rate), NULL);
+    if (k->has_waves)
+        rep_table_row(t, "Waves", human(d, k->waves), NULL);
+    if (k->has_busy)
+        rep_table_row(t, "Busy cycles", human(d, k->busy_cycles), NULL);
+    if (k->has_valu_insts)
+        rep_table_row(t, "VALU instructions", human(d, k->valu_insts), NULL);
+    if (k->has_mfma_insts)
+        rep_table_row(t, "MFMA instructions", human(d, k->mfma_insts), NULL);
+}
+
+static void saturation_table(rep_doc *d, const an_saturation *s)
+{
+    if (!s->known) {
+        rep_para(d, "Saturation: unknown (the grid size or the CU count is not known).");
+        return;
+    }
+    rep_table *t = rep_table_new(d, "lr", "Saturation", "Value", NULL);
+    rep_table_row(t, "Workgroups × work-items", rep_fmt(d, "%" PRId64 " × %" PRId64, s->workgroups, s->wg_size), NULL);
+    rep_table_row(t, rep_fmt(d, "CUs (%s)", s->cu_source), rep_fmt(d, "%" PRId64, s->cu_count), NULL);
+    rep_table_row(t, "Workgroups per CU", fixed(d, s->wg_per_cu, 2), NULL);
+    rep_table_row(t, "Waves per SIMD from the grid", fixed(d, s->grid_waves_per_simd, 2), NULL);
+    rep_table_row(t, "Resource limit", s->wg_per_cu_limit > 0
+                  ? rep_fmt(d, "%" PRId64 " workgroups/CU (%u waves/SIMD)", s->wg_per_cu_limit, s->waves_per_simd_limit)
+                  : "unknown", NULL);
+    if (s->rounds > 0) {
+        rep_table_row(t, "Concurrent slots", rep_fmt(d, "%" PRId64, s->slots), NULL);
+        rep_table_row(t, "Rounds", rep_fmt(d, "%" PRId64, s->rounds), NULL);
+        rep_table_row(t, "Idle slots in the last round", pct(d, s->tail_fraction), NULL);
+    }
+    rep_table_row(t, "Verdict", rep_fmt(d, "**%s**", s->verdict), NULL);
+}
+
+static void sources_list(rep_doc *d, const an_roofline *r)
+{
+    if (!r->hw)
+        return;
+    /* Only the documents a printed figure relies on, in table order. */
+    for (size_t i = 0; i < r->hw->nsources; i++) {
+        const an_hw_source *s = &r->hw->sources[i];
+        int used = r->has_peak_bytes && r->hw->hbm_source && strcmp(r->hw->hbm_source, s->key) == 0;
+        for (size_t k = 0; !used && k < r->nceilings; k++) {
+            const char *src = r->hw->peak_source[r->ceilings[k].unit][r->ceilings[k].dtype];
+            used = src && strcmp(src, s->key) == 0;
+        }
+        if (used)
+            rep_item(d, 0, "`%s`: %s — <%s>", s->key, rep_md_escape(d, s->title), s->url);
+    }
+}
+
+void rep_md_roofline(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n)
+{
+    rep_heading(d, 2, "Speed of light");
+    rep_prose(d, "roofline.md");
+    for (size_t i = 0; i < n; i++) {
+        const an_roofline *r = &a[i]->roofline;
+        if (n > 1)
+            rep_heading(d, 3, "%s", rep_label(d, labels, i));
+        if (r->device)
+            rep_para(d, "Device: **%s** (%s).", rep_md_escape(d, r->device),
+                     rep_md_escape(d, r->device_note ? r->device_note : ""));
+        else
+            rep_para(d, "Device: **unknown** — %s. No peak-relative figure is printed.",
+                     rep_md_escape(d, r->device_note ? r->device_note : "no hardware table entry"));
+        if (!r->has_flops && !r->has_bytes && !r->has_time)
+            rep_para(d, "No work or time figure: no counter collection or kernel trace for this kernel, and no "
+                        "`--flops`/`--bytes`/`--time-ns` given.");
+        else
+            roof_table(d, r);
+        ceilings_table(d, r);
+        counters_table(d, &a[i]->counters);
+        saturation_table(d, &a[i]->saturation);
+        sources_list(d, r);
+    }
+}
+
+/* ---- analysis.json ---- */
+
+static json_t *jnum(uint8_t has, double v) { return has && isfinite(v) ? json_real(v) : json_null(); }
+static json_t *jstr(const char *s) { return s ? rep_jstr(s) : json_null(); }
+
+json_t *rep_json_roofline(const an_roofline *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "device", jstr(r->device));
+    json_object_set_new(o, "device_note", jstr(r->device_note));
+    json_object_set_new(o, "kernel", jstr(r->kernel));
+    json_object_set_new(o, "flops", jnum(r->has_flops, r->flops));
+    json_object_set_new(o, "flops_source", jstr(r->flops_source));
+    json_object_set_new(o, "bytes", jnum(r->has_bytes, r->bytes));
+    json_object_set_new(o, "bytes_source", jstr(r->bytes_source));
+    json_object_set_new(o, "time_ns", r->has_time ? rep_jint(r->time_ns) : json_null());
+    json_object_set_new(o, "time_source", jstr(r->time_source));
+    json_object_set_new(o, "time_dispatches", r->has_time && r->time_dispatches ? rep_jint(r->time_dispatches) : json_null());
+    json_object_set_new(o, "time_by_dispatch_id", json_boolean(r->time_by_id));
+    json_object_set_new(o, "ceiling", r->has_ceiling ? rep_jstr(an_ceiling_id(r->unit, r->dtype)) : json_null());
+    json_object_set_new(o, "ceiling_source", jstr(r->ceiling_source));
+    json_object_set_new(o, "achieved_flops_per_s", jnum(r->has_achieved_flops, r->achieved_flops_s));
+    json_object_set_new(o, "achieved_bytes_per_s", jnum(r->has_achieved_bytes, r->achieved_bytes_s));
+    json_object_set_new(o, "intensity", jnum(r->has_intensity, r->intensity));
+    json_object_set_new(o, "peak_flops_per_s", jnum(r->has_peak_flops, r->peak_flops_s));
+    json_object_set_new(o, "peak_bytes_per_s", jnum(r->has_peak_bytes, r->peak_bytes_s));
+    json_object_set_new(o, "ridge", jnum(r->has_ridge, r->ridge));
+    json_object_set_new(o, "bound", r->bound == AN_BOUND_UNKNOWN ? json_null() : rep_jstr(an_roof_bound_id(r->bound)));
+    json_object_set_new(o, "margin", jnum(r->bound != AN_BOUND_UNKNOWN, r->margin));
+    json_object_set_new(o, "pct_peak_flops", jnum(r->has_pct_flops, r->pct_flops));
+    json_object_set_new(o, "pct_peak_bytes", jnum(r->has_pct_bytes, r->pct_bytes));
+    if (r->has_target)
+        json_object_set_new(o, "target", json_pack("{s:s, s:f, s:I, s:f, s:b}", "ceiling",
+                                                   an_roof_bound_id(r->target_ceiling), "fraction", r->target_pct,
+                                                   "time_ns", (json_int_t)r->target_time_ns, "speedup",
+                                                   r->target_speedup, "reached", (int)r->at_target));
+    else
+        json_object_set_new(o, "target", json_null());
+    json_t *ce = json_array();
+    for (size_t i = 0; i < r->nceilings; i++) {
+        const an_roof_ceiling *c = &r->ceilings[i];
+        json_t *e = json_object();
+        json_object_set_new(e, "ceiling", rep_jstr(an_ceiling_id(c->unit, c->dtype)));
+        json_object_set_new(e, "peak_flops_per_s", json_real(c->peak_flops));
+        json_object_set_new(e, "pct", jnum(c->has_pct, c->pct));
+        json_object_set_new(e, "source", jstr(r->hw->peak_source[c->unit][c->dtype]));
+        json_array_append_new(ce, e);
+    }
+    json_object_set_new(o, "ceilings", ce);
+    json_object_set_new(o, "hbm_source", jstr(r->has_peak_bytes ? r->hw->hbm_source : NULL));
+    return o;
+}
+
+json_t *rep_json_counters(const an_counters *k)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "present", json_boolean(k->present));
+    json_object_set_new(o, "match", jstr(k->match));
+    json_object_set_new(o, "rows", rep_jint(k->nrows));
+    json_object_set_new(o, "dispatches", rep_jint(k->ndispatches));
+    json_t *fl = json_object();
+    for (int u = 0; u < AN_UNIT_COUNT; u++)
+        for (int dt = 0; dt < AN_DT_COUNT; dt++)
+            if (k->has_flops[u][dt])
+                json_object_set_new(fl, an_ceiling_id((an_unit)u, (an_dtype)dt), json_real(k->flops[u][dt]));
+    json_object_set_new(o, "flops", fl);
+    json_object_set_new(o, "flops_total", jnum(k->has_flops_total, k->flops_total));
+    json_object_set_new(o, "hbm_read_bytes", jnum(k->has_read, k->read_bytes));
+    json_object_set_new(o, "hbm_write_bytes", jnum(k->has_write, k->write_bytes));
+    json_object_set_new(o, "read_formula", jstr(k->read_formula));
+    json_object_set_new(o, "write_formula", jstr(k->write_formula));
+    json_object_set_new(o, "l2_hit_rate", jnum(k->has_l2, k->l2_hit_rate));
+    json_object_set_new(o, "lds_bank_conflict_rate", jnum(k->has_lds, k->lds_conflict_rate));
+    json_object_set_new(o, "waves", jnum(k->has_waves, k->waves));
+    json_object_set_new(o, "busy_cycles", jnum(k->has_busy, k->busy_cycles));
+    json_object_set_new(o, "valu_insts", jnum(k->has_valu_insts, k->valu_insts));
+    json_object_set_new(o, "mfma_insts", jnum(k->has_mfma_insts, k->mfma_insts));
+    json_object_set_new(o, "duration_ns", k->duration_ns ? rep_jint(k->duration_ns) : json_null());
+    json_object_set_new(o, "duration_source", jstr(k->duration_source));
+    return o;
+}
+
+json_t *rep_json_saturation(const an_saturation *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "workgroups", s->workgroups > 0 ? json_integer(s->workgroups) : json_null());
+    json_object_set_new(o, "wg_size", s->wg_size > 0 ? json_integer(s->wg_size) : json_null());
+    json_object_set_new(o, "waves_per_wg", s->waves_per_wg ? rep_jint(s->waves_per_wg) : json_null());
+    json_object_set_new(o, "cu_count", s->cu_count > 0 ? json_integer(s->cu_count) : json_null());
+    json_object_set_new(o, "cu_source", jstr(s->cu_source));
+    json_object_set_new(o, "wg_per_cu", jnum(s->known, s->wg_per_cu));
+    json_object_set_new(o, "grid_waves_per_simd", jnum(s->known, s->grid_waves_per_simd));
+    json_object_set_new(o, "wg_per_cu_limit", s->wg_per_cu_limit > 0 ? json_integer(s->wg_per_cu_limit) : json_null());
+    json_object_set_new(o, "slots", s->slots > 0 ? json_integer(s->slots) : json_null());
+    json_object_set_new(o, "rounds", s->rounds > 0 ? json_integer(s->rounds) : json_null());
+    json_object_set_new(o, "tail_fraction", jnum(s->rounds > 0, s->tail_fraction));
+    json_object_set_new(o, "verdict", rep_jstr(s->verdict));
+    return o;
+}
+
+/* ---- compare ---- */
+
+static const char *change_cell(rep_doc *d, const char *figure, uint8_t has, double v)
+{
+    if (!has)
+        return "—";
+    if (!strcmp(figure, "time_ns") || !strcmp(figure, "target_time_ns"))
+        return us(d, (uint64_t)(v + 0.5));
+    if (!strcmp(figure, "achieved_flops_per_s"))
+        return rep_fmt(d, "%s TFLOP/s", fixed(d, v / 1e12, 2));
+    if (!strcmp(figure, "achieved_bytes_per_s"))
+        return rep_fmt(d, "%s GB/s", fixed(d, v / 1e9, 1));
+    if (!strcmp(figure, "intensity"))
+        return rep_fmt(d, "%s FLOP/byte", fixed(d, v, 2));
+    if (!strncmp(figure, "pct_", 4))
+        return pct(d, v);
+    return human(d, v);
+}
+
+void rep_md_roofline_change(rep_doc *d, const an_analysis *best, const an_analysis *cand)
+{
+    const an_roofline *b = &best->roofline, *c = &cand->roofline;
+    an_roof_change ch[AN_ROOF_NCHANGES];
+    an_roofline_changes(b, c, ch);
+    rep_para(d, "Speed of light (device %s → %s; bound %s → %s):", rep_md_escape(d, b->device ? b->device : "unknown"),
+             rep_md_escape(d, c->device ? c->device : "unknown"), an_roof_bound_id(b->bound), an_roof_bound_id(c->bound));
+    rep_table *t = rep_table_new(d, "lrrr", "figure", "BEST", "CAND", "change", (const char *)NULL);
+    for (int k = 0; k < AN_ROOF_NCHANGES; k++) {
+        const an_roof_change *x = &ch[k];
+        const char *delta = "—";
+        if (x->has_best && x->has_cand)
+            delta = !strncmp(x->figure, "pct_", 4) ? rep_fmt(d, "%+.1f pp", 100.0 * x->delta)
+                  : x->has_ratio ? rep_fmt(d, "%+.1f %%", 100.0 * (x->ratio - 1.0)) : "—";
+        rep_table_row(t, rep_md_code(d, x->figure), change_cell(d, x->figure, x->has_best, x->best),
+                      change_cell(d, x->figure, x->has_cand, x->cand), delta, (const char *)NULL);
+    }
+}
+
+json_t *rep_json_roofline_change(const an_analysis *best, const an_analysis *cand)
+{
+    const an_roofline *b = &best->roofline, *c = &cand->roofline;
+    an_roof_change ch[AN_ROOF_NCHANGES];
+    an_roofline_changes(b, c, ch);
+    json_t *o = json_object();
+    json_object_set_new(o, "device", json_pack("{s:o, s:o}", "best", jstr(b->device), "candidate", jstr(c->device)));
+    json_object_set_new(o, "bound", json_pack("{s:o, s:o}", "best",
+                                              b->bound == AN_BOUND_UNKNOWN ? json_null() : rep_jstr(an_roof_bound_id(b->bound)),
+                                              "candidate",
+                                              c->bound == AN_BOUND_UNKNOWN ? json_null() : rep_jstr(an_roof_bound_id(c->bound))));
+    json_t *arr = json_array();
+    for (int k = 0; k < AN_ROOF_NCHANGES; k++) {
+        const an_roof_change *x = &ch[k];
+        json_t *e = json_object();
+        json_object_set_new(e, "figure", rep_jstr(x->figure));
+        json_object_set_new(e, "best", jnum(x->has_best, x->best));
+        json_object_set_new(e, "candidate", jnum(x->has_cand, x->cand));
+        json_object_set_new(e, "delta", jnum(x->has_best && x->has_cand, x->delta));
+        json_object_set_new(e, "ratio", jnum(x->has_ratio, x->ratio));
+        json_array_append_new(arr, e);
+    }
+    json_object_set_new(o, "changes", arr);
+    return o;
+}
