@@ -116,16 +116,20 @@ void an_classes_acc_wave(an_classes_acc *a, const kr_wave *w)
 {
     a->written = sat_add(a->written, w->num_insts);
     a->records += w->ninsts;
+    uint64_t none = 0;
     for (size_t j = 0; j < w->ninsts; j++) {
         const kr_inst *in = &w->insts[j];
         a->count[in->line < a->nmap ? a->line_class[in->line] : UNKNOWN][in->cat]++;
+        none += in->row == KR_ROW_NONE;
     }
+    a->row_none += none;
 }
 
 void an_classes_acc_merge(an_classes_acc *into, const an_classes_acc *from)
 {
     into->written = sat_add(into->written, from->written);
     into->records += from->records;
+    into->row_none += from->row_none;
     for (unsigned k = 0; k <= KR_CLASS_COUNT; k++)
         for (unsigned cat = 0; cat < NCAT; cat++)
             into->count[k][cat] += from->count[k][cat];

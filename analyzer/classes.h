@@ -57,6 +57,7 @@ typedef struct an_classes_acc {
     size_t nmap;
     uint64_t (*count)[256];                  /* [class or KR_CLASS_COUNT][category] */
     uint64_t records, written;               /* records held / announced by num_insts */
+    uint64_t row_none;                       /* records without a row (KR_ROW_NONE: an_totals' records_unknown) */
 } an_classes_acc;
 
 /* 0 or KR_INTERNAL. */

@@ -35,24 +35,46 @@ int an_ceiling_parse(const char *key, an_unit *u, an_dtype *d)
     return -1;
 }
 
-#define SRC_COMPUTE "ROCm/rocprofiler-compute: System Speed-of-Light / roofline metric definitions"
-#define SRC_SDK "ROCm/rocprofiler-sdk derived counter definitions (FETCH_SIZE, WRITE_SIZE in KiB)"
+/* Where each formula was checked (full commits: ROCm/rocm-systems
+ * 1b1610fc2b2ab32af71e6e04e4d4a6a4ae597992, ROCm/rocprofiler-compute
+ * 95b600ea582f168425bbf50f9707bcce1aa9d73c). */
+#define SRC_CFG "ROCm/rocm-systems@1b1610f projects/rocprofiler-compute/src/rocprof_compute_soc/analysis_configs/gfx950/"
+#define SRC_SOL SRC_CFG "0200_system_speed_of_light.yaml"
+#define SRC_PIPE SRC_CFG "1100_compute_units_compute_pipeline.yaml"
+#define SRC_SDK "ROCm/rocm-systems@1b1610f projects/rocprofiler-sdk/source/share/rocprofiler-sdk/counter_defs.yaml"
+#define SRC_CDNA3 "; gfx942 the same: ROCm/rocprofiler-compute@95b600e src/rocprof_compute_soc/analysis_configs/" \
+                  "gfx942/0200_system-speed-of-light.yaml"
+#define SRC_CDNA2 "; gfx90a: ROCm/rocprofiler-compute@95b600e src/rocprof_compute_soc/analysis_configs/" \
+                  "gfx90a/0200_system-speed-of-light.yaml"
 
 const an_counter_formula an_counter_formulas[] = {
     {"valu_flops", "64 × (SQ_INSTS_VALU_ADD_T + SQ_INSTS_VALU_MUL_T + SQ_INSTS_VALU_TRANS_T + "
-                   "2 × SQ_INSTS_VALU_FMA_T), T = F16, F32, F64", SRC_COMPUTE},
-    {"mfma_flops", "512 × SQ_INSTS_VALU_MFMA_MOPS_T, T = F16, BF16, F32, F64, XF32, F8, F6F4 (I8: OPs)",
-     SRC_COMPUTE},
+                   "2 × SQ_INSTS_VALU_FMA_T), T = F16, F32, F64",
+     SRC_PIPE " ('F16 OPs', 'F32 OPs', 'F64 OPs' without their MFMA term); " SRC_SOL " ('VALU FLOPs')" SRC_CDNA3},
+    {"mfma_flops", "512 × SQ_INSTS_VALU_MFMA_MOPS_T, T = F16, BF16, F32, F64, F8, F6F4, XF32 (I8: OPs)",
+     SRC_SOL " ('MFMA FLOPs (T)', 'MFMA IOPs (Int8)'); " SRC_SDK " (MOPS counters count operations / 512; "
+     "SQ_INSTS_VALU_MFMA_MOPS_XF32 gfx950 only)"},
     {"hbm_read_bytes", "128 × TCC_BUBBLE + 64 × (TCC_EA0_RDREQ − TCC_BUBBLE − TCC_EA0_RDREQ_32B) + "
-                       "32 × TCC_EA0_RDREQ_32B; else FETCH_SIZE × 1024", SRC_COMPUTE "; " SRC_SDK},
-    {"hbm_write_bytes", "64 × TCC_EA0_WRREQ_64B + 32 × (TCC_EA0_WRREQ − TCC_EA0_WRREQ_64B); "
-                        "else WRITE_SIZE × 1024", SRC_COMPUTE "; " SRC_SDK},
-    {"l2_hit_rate", "TCC_HIT / (TCC_HIT + TCC_MISS)", SRC_COMPUTE},
-    {"lds_bank_conflict_rate", "SQ_LDS_BANK_CONFLICT / SQ_LDS_IDX_ACTIVE", "kreport's own ratio of the "
-                                                                          "rocprofiler-compute LDS counters"},
-    {"waves", "SQ_WAVES", SRC_COMPUTE},
-    {"busy_cycles", "GRBM_GUI_ACTIVE (else SQ_BUSY_CYCLES)", SRC_COMPUTE},
-    {"instructions", "SQ_INSTS_VALU, SQ_INSTS_MFMA", SRC_COMPUTE},
+                       "32 × TCC_EA0_RDREQ_32B (gfx942, gfx950); 64 × (TCC_EA_RDREQ − TCC_EA_RDREQ_32B) + "
+                       "32 × TCC_EA_RDREQ_32B (gfx90a spelling, no TCC_BUBBLE term); else FETCH_SIZE × 1024",
+     SRC_SOL " ('L2-Fabric Read BW' × time)" SRC_CDNA3 SRC_CDNA2 "; " SRC_SDK " (FETCH_SIZE: the same "
+     "expressions / 1024, KiB)"},
+    {"hbm_write_bytes", "64 × TCC_EA0_WRREQ_64B + 32 × (TCC_EA0_WRREQ − TCC_EA0_WRREQ_64B) (TCC_EA_ on "
+                        "gfx90a); else WRITE_SIZE × 1024",
+     SRC_SOL " ('L2-Fabric Write BW' × time)" SRC_CDNA3 SRC_CDNA2 "; " SRC_SDK " (WRITE_SIZE: the same "
+     "expression / 1024, KiB)"},
+    {"l2_hit_rate", "TCC_HIT / (TCC_HIT + TCC_MISS)",
+     SRC_SOL " ('L2 Cache Hit Rate', in %)" SRC_CDNA3 "; " SRC_SDK " (L2CacheHit)"},
+    {"lds_bank_conflict_rate", "SQ_LDS_BANK_CONFLICT / SQ_LDS_IDX_ACTIVE: the share of LDS-scheduler cycles "
+                               "spent on bank conflicts",
+     SRC_SDK " (LDSBankConflict, gfx10-gfx12 form 100 × SQC_LDS_BANK_CONFLICT / SQC_LDS_IDX_ACTIVE, on the "
+     "CDNA SQ_ counters); " SRC_SOL " reports the same counters as 'LDS Bank Conflicts/Access' = "
+     "SQ_LDS_BANK_CONFLICT / (SQ_LDS_IDX_ACTIVE − SQ_LDS_BANK_CONFLICT) = r / (1 − r)"},
+    {"waves", "SQ_WAVES", SRC_SDK " (basic counter)"},
+    {"busy_cycles", "GRBM_GUI_ACTIVE (else SQ_BUSY_CYCLES), summed over instances as collected",
+     SRC_SDK " (basic counters; rocprofiler-compute's per-XCD cycles are GRBM_GUI_ACTIVE / XCDs, "
+     "src/utils/parser.py)"},
+    {"instructions", "SQ_INSTS_VALU, SQ_INSTS_MFMA", SRC_SDK " (basic counters)"},
 };
 const size_t an_counter_nformulas = sizeof an_counter_formulas / sizeof an_counter_formulas[0];
 
@@ -203,7 +225,9 @@ static void hbm_bytes(const sums *s, an_counters *out)
     if (rd_name) {
         char n32[64];
         snprintf(n32, sizeof n32, "%s_RDREQ_32B", rd_name);
-        double bubble = get0(s, "TCC_BUBBLE"), r32 = get0(s, n32);
+        /* TCC_BUBBLE (128-byte reads) enters the TCC_EA0 (gfx942, gfx950)
+         * formula only; the gfx90a one has no such term. */
+        double bubble = strcmp(rd_name, "TCC_EA0") == 0 ? get0(s, "TCC_BUBBLE") : 0, r32 = get0(s, n32);
         out->read_bytes = 128.0 * bubble + 64.0 * (rd - bubble - r32) + 32.0 * r32;
         out->has_read = 1;
         out->read_formula = strcmp(rd_name, "TCC_EA0") == 0 ? "TCC_EA0_RDREQ" : "TCC_EA_RDREQ";

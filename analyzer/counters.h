@@ -12,25 +12,32 @@
  * metric is the per-dispatch mean: Σ over the rows / number of distinct
  * dispatch ids.
  *
- * Formulas (an_counter_formulas holds the same text for the reports; sources:
- * ROCm/rocprofiler-compute metric configs and roofline code, ROCm
- * rocprofiler-sdk derived counter definitions):
+ * Formulas (an_counter_formulas holds the same text with the exact file each
+ * was checked against: ROCm/rocprofiler-compute's analysis configs for
+ * gfx950, gfx942 and gfx90a, and ROCm/rocprofiler-sdk's counter_defs.yaml):
  *   VALU FLOPs (T = F16, F32, F64)
  *       64 × (SQ_INSTS_VALU_ADD_T + SQ_INSTS_VALU_MUL_T + SQ_INSTS_VALU_TRANS_T
  *             + 2 × SQ_INSTS_VALU_FMA_T)
  *   MFMA FLOPs (T = F16, BF16, F32, F64, XF32, F8, F6F4; I8 counts OPs)
  *       512 × SQ_INSTS_VALU_MFMA_MOPS_T
  *   HBM read bytes   128 × TCC_BUBBLE + 64 × (TCC_EA0_RDREQ − TCC_BUBBLE −
- *                    TCC_EA0_RDREQ_32B) + 32 × TCC_EA0_RDREQ_32B
- *                    (TCC_BUBBLE = 0 when not collected, gfx90a; the
- *                    TCC_EA_RDREQ spelling is accepted), else FETCH_SIZE × 1024
+ *                    TCC_EA0_RDREQ_32B) + 32 × TCC_EA0_RDREQ_32B (gfx942,
+ *                    gfx950; TCC_BUBBLE = 0 when not collected); the gfx90a
+ *                    spelling TCC_EA_RDREQ has no TCC_BUBBLE term:
+ *                    64 × (TCC_EA_RDREQ − TCC_EA_RDREQ_32B) + 32 ×
+ *                    TCC_EA_RDREQ_32B; else FETCH_SIZE × 1024 (KiB)
  *   HBM write bytes  64 × TCC_EA0_WRREQ_64B + 32 × (TCC_EA0_WRREQ −
- *                    TCC_EA0_WRREQ_64B), else WRITE_SIZE × 1024
+ *                    TCC_EA0_WRREQ_64B) (TCC_EA_ on gfx90a), else
+ *                    WRITE_SIZE × 1024
  *   L2 hit rate      TCC_HIT / (TCC_HIT + TCC_MISS)
- *   LDS bank-conflict rate (kreport's own ratio)
- *                    SQ_LDS_BANK_CONFLICT / SQ_LDS_IDX_ACTIVE
+ *   LDS bank-conflict rate
+ *                    SQ_LDS_BANK_CONFLICT / SQ_LDS_IDX_ACTIVE, the share of
+ *                    LDS-scheduler cycles spent on bank conflicts (the
+ *                    rocprofiler-sdk LDSBankConflict form; rocprofiler-compute's
+ *                    Bank Conflicts/Access is r / (1 − r) of it)
  *   waves            SQ_WAVES
- *   busy cycles      GRBM_GUI_ACTIVE (else SQ_BUSY_CYCLES)
+ *   busy cycles      GRBM_GUI_ACTIVE (else SQ_BUSY_CYCLES), summed over
+ *                    instances as collected
  *   instructions     SQ_INSTS_VALU, SQ_INSTS_MFMA
  *
  * Dispatch duration (an_kernel_time): the counter rows' End − Start

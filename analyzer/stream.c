@@ -9,8 +9,7 @@
 
 /* One thread's accumulators. */
 typedef struct worker_acc {
-    an_totals totals;                /* records and records_unknown only */
-    an_classes_acc classes;
+    an_classes_acc classes;          /* also the records an_totals counts */
     an_hidden_acc *hidden;
     an_waits_acc *waits;
     an_phases_acc *phases;
@@ -71,8 +70,9 @@ static int sink_begin(void *acc, const kr_capture *c, int workers, unsigned *kee
     *keep = s->keep_timelines ? KR_SINK_KEEP_TIMELINES : 0;
     s->begun = 1;
     if (an_phases_needs_streams(c)) {
+        /* an_analyze runs at the end, on the whole model */
         s->deferred = 1;
-        *keep |= KR_SINK_KEEP_RECORDS;
+        *keep |= KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES;
         return 0;
     }
     s->nworkers = workers > 1 ? workers : 1;
@@ -108,7 +108,6 @@ static int sink_group(void *acc, const kr_capture *c, const size_t *waves, size_
          * has to be redone on the whole capture. */
         if (wave->se != c->wave_refs[wi].se || wave->simd != c->wave_refs[wi].simd)
             atomic_store(&s->mismatch, 1);
-        an_totals_add_wave(&w->totals, wave);
         an_classes_acc_wave(&w->classes, wave);
         an_states_wave(wave, &s->per_wave[wi]);
         s->ntimeline[wi] = wave->ntimeline;
@@ -150,7 +149,6 @@ static int merge(an_stream *s)
         rc = s->w[k].rc;
     for (int k = 1; k < s->nworkers && !rc; k++) {
         worker_acc *to = &s->w[0], *from = &s->w[k];
-        an_totals_add_records(&to->totals, &from->totals);
         an_classes_acc_merge(&to->classes, &from->classes);
         an_hidden_acc_merge(to->hidden, from->hidden);
         rc = an_waits_acc_merge(to->waits, from->waits);
@@ -163,8 +161,10 @@ static int merge(an_stream *s)
 void an_stream_totals(an_stream *s, const kr_capture *c, an_totals *out)
 {
     an_totals_rows(c, out);
-    if (s->nworkers)
-        an_totals_add_records(out, &s->w[0].totals);
+    if (s->nworkers) {
+        out->records = s->w[0].classes.records;
+        out->records_unknown = s->w[0].classes.row_none;
+    }
 }
 
 int an_stream_states(an_stream *s, const kr_capture *c, an_states *out)

@@ -29,12 +29,6 @@ void an_totals_add_wave(an_totals *out, const kr_wave *w)
             out->records_unknown++;
 }
 
-void an_totals_add_records(an_totals *into, const an_totals *from)
-{
-    into->records += from->records;
-    into->records_unknown += from->records_unknown;
-}
-
 void an_totals_compute(const kr_capture *c, an_totals *out)
 {
     an_totals_rows(c, out);

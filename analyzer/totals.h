@@ -16,12 +16,10 @@ typedef struct an_totals {
 } an_totals;
 
 void an_totals_compute(const kr_capture *c, an_totals *out);
-/* The same in two steps, for waves that are streamed (analysis.h): the
- * code-row sums and the wave count, then the records of each wave (in any
- * order, into any number of partial an_totals added with
- * an_totals_add_records). */
+/* The same in two steps: the code-row sums and the wave count, then the
+ * records of each wave. Streamed waves (analyzer/stream.h) take the record
+ * counts from the classes accumulator instead (one pass over the records). */
 void an_totals_rows(const kr_capture *c, an_totals *out);
 void an_totals_add_wave(an_totals *out, const kr_wave *w);
-void an_totals_add_records(an_totals *into, const an_totals *from);
 
 #endif

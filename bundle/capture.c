@@ -301,7 +301,9 @@ static void wave_load(batch *b, size_t i, kr_err *err)
     }
 }
 
-static void wave_task(batch *b, size_t i, int worker)
+/* 1 when wave i loaded; else its error is recorded (the lowest index per
+ * worker) and 0 returned. */
+static int wave_task(batch *b, size_t i, int worker)
 {
     kr_err err;
     kr_err_clear(&err);
@@ -310,6 +312,7 @@ static void wave_task(batch *b, size_t i, int worker)
         b->wave_errs[worker] = err;
         b->wave_err_at[worker] = i;
     }
+    return err.code == 0;
 }
 
 static void batch_task(void *ctx, size_t index, int worker)
@@ -330,7 +333,10 @@ typedef struct stream_job {
     size_t *idx;                     /* wave indices, grouped by (SE, SIMD) */
     size_t *gstart;                  /* group g is idx[gstart[g] .. gstart[g + 1]) */
     size_t ngroups;
-    int *grc;                        /* per group: the sink's return */
+    int *grc;                        /* per group: the sink's group return */
+    int *wrc;                        /* per position in idx: 0 loaded and taken by the sink,
+                                        -1 not loaded, else the sink's wave return */
+    size_t cur;                      /* the group whose waves load (one group at a time) */
 } stream_job;
 
 typedef struct scope_key {
@@ -368,27 +374,55 @@ static void drop_streams(kr_wave *w, unsigned keep)
 /* One group: load its waves (in index order), hand them to the sink, drop
  * their streams. A wave that fails to load is recorded as wave_task does
  * and the group does not reach the sink. */
-static void group_task(void *ctx, size_t g, int worker)
+/* Position k of idx: load the wave, map its records, hand it to the sink. */
+static void wave_in_group(stream_job *j, size_t k, int worker)
 {
-    stream_job *j = ctx;
     batch *b = j->b;
     kr_capture *c = b->c;
-    size_t lo = j->gstart[g], hi = j->gstart[g + 1];
-    int failed = 0;
-    for (size_t k = lo; k < hi; k++) {
-        size_t i = j->idx[k];
-        wave_task(b, i, worker);
-        if (b->wave_err_at[worker] == i)
-            failed = 1;
-        else if (!b->mapped[i]) {
-            map_rows(b, c, &c->waves[i]);
-            b->mapped[i] = 1;
-        }
+    size_t i = j->idx[k];
+    j->wrc[k] = -1;
+    if (!wave_task(b, i, worker))
+        return;
+    if (!b->mapped[i]) {
+        map_rows(b, c, &c->waves[i]);
+        b->mapped[i] = 1;
     }
-    if (!failed)
+    j->wrc[k] = j->sink->wave ? j->sink->wave(j->sink->acc, c, i, worker) : 0;
+}
+
+/* The group's call when every wave of it loaded and was taken; then its
+ * streams are dropped. */
+static void finish_group(stream_job *j, size_t g, int worker)
+{
+    kr_capture *c = j->b->c;
+    size_t lo = j->gstart[g], hi = j->gstart[g + 1];
+    int ok = 1;
+    for (size_t k = lo; k < hi; k++)
+        if (j->wrc[k]) {
+            ok = 0;
+            if (j->wrc[k] > 0 && !j->grc[g])
+                j->grc[g] = j->wrc[k];
+        }
+    if (ok)
         j->grc[g] = j->sink->group(j->sink->acc, c, j->idx + lo, hi - lo, worker);
     for (size_t k = lo; k < hi; k++)
         drop_streams(&c->waves[j->idx[k]], j->keep);
+}
+
+/* Groups side by side: one task per group, its waves in turn. */
+static void group_task(void *ctx, size_t g, int worker)
+{
+    stream_job *j = ctx;
+    for (size_t k = j->gstart[g]; k < j->gstart[g + 1]; k++)
+        wave_in_group(j, k, worker);
+    finish_group(j, g, worker);
+}
+
+/* One group at a time: one task per wave of group j->cur. */
+static void member_task(void *ctx, size_t k, int worker)
+{
+    stream_job *j = ctx;
+    wave_in_group(j, j->gstart[j->cur] + k, worker);
 }
 
 /* The wave files of c through the sink, groups on opts->threads threads.
@@ -397,7 +431,7 @@ static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
 {
     kr_capture *c = b->c;
     size_t n = c->nwaves;
-    stream_job j = {b, sink, 0, NULL, NULL, 0, NULL};
+    stream_job j = {b, sink, 0, NULL, NULL, 0, NULL, NULL, 0};
     int threads = b->opts->threads > 1 ? b->opts->threads : 1;
     if (sink->begin && sink->begin(sink->acc, c, threads, &j.keep))
         return kr_err_set(err, KR_INTERNAL, c->dir, NULL, "out of memory preparing the analyses");
@@ -407,8 +441,9 @@ static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
     j.idx = malloc(n * sizeof *j.idx);
     j.gstart = malloc((n + 1) * sizeof *j.gstart);
     j.grc = calloc(n, sizeof *j.grc);
+    j.wrc = calloc(n, sizeof *j.wrc);
     int rc = 0;
-    if (!keys || !j.idx || !j.gstart || !j.grc)
+    if (!keys || !j.idx || !j.gstart || !j.grc || !j.wrc)
         rc = oom(err, c->dir);
     if (!rc) {
         for (size_t i = 0; i < n; i++)
@@ -420,7 +455,23 @@ static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
                 j.gstart[j.ngroups++] = k;
         }
         j.gstart[j.ngroups] = n;
-        kr_parallel_for(j.ngroups, threads, group_task, &j);
+        /* Memory follows the records of the groups in flight. When every
+         * group has a wave per thread, the groups go one at a time, their
+         * waves loading side by side (the group's call then runs alone);
+         * otherwise (one or few waves per group) the groups go side by
+         * side. The results are the same either way. */
+        size_t smallest = n;
+        for (size_t g = 0; g < j.ngroups; g++)
+            if (j.gstart[g + 1] - j.gstart[g] < smallest)
+                smallest = j.gstart[g + 1] - j.gstart[g];
+        if (threads > 1 && smallest >= (size_t)threads) {
+            for (j.cur = 0; j.cur < j.ngroups; j.cur++) {
+                kr_parallel_for(j.gstart[j.cur + 1] - j.gstart[j.cur], threads, member_task, &j);
+                finish_group(&j, j.cur, 0);
+            }
+        } else {
+            kr_parallel_for(j.ngroups, threads, group_task, &j);
+        }
         size_t first = 0;
         for (size_t k = 1; k < (size_t)threads; k++)
             if (b->wave_err_at[k] < b->wave_err_at[first])
@@ -439,6 +490,7 @@ static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
     free(j.idx);
     free(j.gstart);
     free(j.grc);
+    free(j.wrc);
     return rc;
 }
 

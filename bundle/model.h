@@ -406,6 +406,9 @@ typedef struct kr_wave_sink {
     int (*begin)(void *acc, const kr_capture *c, int workers, unsigned *keep);
     int (*group)(void *acc, const kr_capture *c, const size_t *waves, size_t n, int worker);
     void *acc;
+    /* Optional: each wave alone as soon as it is loaded (waves of one group
+     * may load on different threads), before its group's call. */
+    int (*wave)(void *acc, const kr_capture *c, size_t wave, int worker);
 } kr_wave_sink;
 
 #endif

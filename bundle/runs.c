@@ -27,7 +27,11 @@ typedef struct walk {
     kr_err *err;
     const bundle_source *src;    /* where the files are read (NULL: the filesystem) */
     uint64_t *dev, *ino;
+    const bundle_source **vsrc;  /* the source of each visited directory */
     size_t nvisited, capvisited;
+    int in_archive;              /* walking an archive found in the tree */
+    uint64_t archive_bytes;      /* decompressed bytes of the archives opened so far */
+    size_t cap_archives, cap_nested;
     size_t cap_csvs, cap_traces, cap_stats, cap_agents, cap_results, cap_captures, cap_dbs, cap_logs, cap_meta;
     gpu_row *gpus;
     size_t ngpus, capgpus;
@@ -147,6 +151,7 @@ static int add_capture(walk *w, const char *dir, const char *rel, const char *la
     c->dir = astr(w, dir);
     c->rel = astr(w, rel);
     c->label = astr(w, label);
+    c->src = w->src;
     char *folder = bundle_source_folder_name(w->src, dir);
     c->dispatch_id = folder ? dispatch_of(folder) : 0;
     free(folder);
@@ -317,7 +322,7 @@ static int add_trace(walk *w, const char *path, const char *rel, const kr_dispat
 static int visited(walk *w, const bundle_source_info *st)
 {
     for (size_t i = 0; i < w->nvisited; i++)
-        if (w->dev[i] == st->dev && w->ino[i] == st->ino)
+        if (w->dev[i] == st->dev && w->ino[i] == st->ino && w->vsrc[i] == w->src)
             return 1;
     if (w->nvisited == w->capvisited) {
         size_t nc = w->capvisited ? w->capvisited * 2 : 32;
@@ -329,8 +334,13 @@ static int visited(walk *w, const bundle_source_info *st)
         if (!ni)
             return -1;
         w->ino = ni;
+        const bundle_source **ns = realloc(w->vsrc, nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        w->vsrc = ns;
         w->capvisited = nc;
     }
+    w->vsrc[w->nvisited] = w->src;
     w->dev[w->nvisited] = st->dev;
     w->ino[w->nvisited] = st->ino;
     w->nvisited++;
@@ -356,6 +366,72 @@ static int read_file(walk *w, const char *path, uint64_t limit, bundle_blob *blo
     return rc;
 }
 
+static int walk_dir(walk *w, const char *dir, const char *rel, int depth);
+
+/* An archive in the tree (runs.h): loaded with every protection of
+ * bundle/archive.h (from disk, or from the member bytes when the side is
+ * itself an archive), kept open in r->nested and walked like a sub-folder. */
+static int walk_archive(walk *w, const char *path, const char *rel, const char *label, int depth)
+{
+    bundle_run *r = w->r;
+    if (w->in_archive)
+        return add_file(w, &r->archives, &r->narchives, &w->cap_archives, path, rel,
+                        "not opened: an archive inside an archive is read one level deep; extract the outer one");
+    bundle_archive *a = NULL;
+    int rc;
+    if (!w->src) {
+        rc = bundle_archive_load(path, &a, w->err);
+    } else {
+        bundle_blob b;
+        if ((rc = bundle_source_read(w->src, path, KR_MAX_FILE_BYTES, &b, w->err)))
+            return rc;
+        rc = bundle_archive_load_mem(b.data, b.len, path, &a, w->err);
+        bundle_blob_free(&b);
+    }
+    if (rc)
+        return rc;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < a->nmembers; i++)
+        bytes += a->members[i].len;
+    if (bytes > KR_MAX_ARCHIVE_BYTES - w->archive_bytes) {
+        bundle_archive_free(a);
+        return kr_err_set(w->err, KR_INPUT, path, NULL,
+                          "the archives in the run directory hold more than %llu decompressed bytes together "
+                          "(KR_MAX_ARCHIVE_BYTES: they are held in memory); extract some of them",
+                          (unsigned long long)KR_MAX_ARCHIVE_BYTES);
+    }
+    w->archive_bytes += bytes;
+    if (r->nnested == w->cap_nested) {
+        size_t nc = w->cap_nested ? w->cap_nested * 2 : 4;
+        bundle_source **g = realloc(r->nested, nc * sizeof *g);
+        if (!g) {
+            bundle_archive_free(a);
+            return kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
+        }
+        r->nested = g;
+        w->cap_nested = nc;
+    }
+    bundle_source *src;
+    if ((rc = bundle_source_from_archive(a, &src, w->err)))
+        return rc;
+    r->nested[r->nnested++] = src;
+    if ((rc = add_file(w, &r->archives, &r->narchives, &w->cap_archives, path, rel, NULL)))
+        return rc;
+    /* The archive's root is the folder: a capture archived with its files
+     * at the root is a capture, anything else is walked (its members keep
+     * their paths below the archive). */
+    const bundle_source *outer = w->src;
+    w->src = src;
+    w->in_archive = 1;
+    if (bundle_is_capture_dir_src(src, path))
+        rc = add_capture(w, path, rel, label);
+    else
+        rc = walk_dir(w, path, rel, depth + 1);
+    w->in_archive = 0;
+    w->src = outer;
+    return rc;
+}
+
 static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
 {
     bundle_run *r = w->r;
@@ -374,7 +450,7 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
     int ne = (int)nents;
     int rc = 0;
     char path[PATH_CAP], sub[PATH_CAP];
-    uint8_t *is_dir = calloc((size_t)ne + 1, 1), *is_cap = calloc((size_t)ne + 1, 1);
+    uint8_t *is_dir = calloc((size_t)ne + 1, 1), *is_cap = calloc((size_t)ne + 1, 1), *is_arc = calloc((size_t)ne + 1, 1);
     uint64_t *cap_ids = calloc((size_t)ne + 1, sizeof *cap_ids);
     size_t ncap_ids = 0;
     int has_codeobj = 0, has_rocprof = 0, has_trace_csv = 0;
@@ -384,7 +460,7 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
     size_t njson = 0;
     bundle_blob blob = {0};
     const char *data = NULL;
-    if (!is_dir || !is_cap || !cap_ids || !json_traces || !json_paths) {
+    if (!is_dir || !is_cap || !is_arc || !cap_ids || !json_traces || !json_paths) {
         rc = kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
         goto out;
     }
@@ -402,6 +478,8 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
                 if (id)
                     cap_ids[ncap_ids++] = id;
             }
+        } else if (ents[i].kind == BUNDLE_SRC_FILE && bundle_archive_has_suffix(name, NULL)) {
+            is_arc[i] = 1;
         } else if (strstr(name, "_code_object_id_")) {
             has_codeobj = 1;
         }
@@ -411,7 +489,7 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
     /* Pass 2: files. */
     for (int i = 0; i < ne && !rc; i++) {
         const char *name = ents[i].name;
-        if (is_dir[i] || ents[i].kind != BUNDLE_SRC_FILE)
+        if (is_dir[i] || is_arc[i] || ents[i].kind != BUNDLE_SRC_FILE)
             continue;
         kr_path_join(path, sizeof path, dir, name);
         join_rel(sub, sizeof sub, rel, name);
@@ -563,22 +641,29 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
             else
                 memcpy(r->traces[i].drop_ids, cap_ids, ncap_ids * sizeof(uint64_t));
         }
-    /* Pass 3: captures and sub-folders. */
+    /* Pass 3: captures, sub-folders and archives. */
     for (int i = 0; i < ne && !rc; i++) {
-        if (!is_dir[i])
+        if (!is_dir[i] && !is_arc[i])
             continue;
         const char *name = ents[i].name;
         kr_path_join(path, sizeof path, dir, name);
         join_rel(sub, sizeof sub, rel, name);
-        if (is_cap[i])
-            rc = add_capture(w, path, sub, depth == 0 ? "" : kr_path_base(dir));
+        /* A capture's label is the folder holding it ("" at the root). */
+        char *label = depth == 0 ? NULL : bundle_source_folder_name(w->src, dir);
+        const char *lab = label ? label : depth == 0 ? "" : kr_path_base(dir);
+        if (is_arc[i])
+            rc = walk_archive(w, path, sub, lab, depth);
+        else if (is_cap[i])
+            rc = add_capture(w, path, sub, lab);
         else
             rc = walk_dir(w, path, sub, depth + 1);
+        free(label);
     }
 out:
     bundle_source_list_free(ents, nents);
     free(is_dir);
     free(is_cap);
+    free(is_arc);
     free(cap_ids);
     free(json_traces);
     free(json_paths);
@@ -608,6 +693,10 @@ void bundle_run_free(bundle_run *r)
     free(r->logs);
     free(r->meta_keys);
     free(r->meta_values);
+    free(r->archives);
+    for (size_t i = 0; i < r->nnested; i++)
+        bundle_source_free(r->nested[i]);
+    free(r->nested);
     kr_arena_free(&r->arena);
     free(r);
 }
@@ -710,6 +799,7 @@ int bundle_run_scan_src(const bundle_source *src, const char *path, bundle_run *
     }
     free(w.dev);
     free(w.ino);
+    free(w.vsrc);
     free(w.gpus);
     if (rc) {
         bundle_run_free(r);

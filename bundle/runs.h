@@ -15,6 +15,14 @@
  *   rocpd database  a file starting with the SQLite header
  *   run.meta        key=value lines (LOOP.md §2)
  *   log             *.log; its first Traceback/AssertionError line is kept
+ *   archive         a file named like an archive (bundle_archive_has_suffix):
+ *                   read in place (LOOP.md §2) with every protection of
+ *                   bundle/archive.h, and walked as a sub-folder whose
+ *                   paths are "<dir>/<name>.tar.zst/<member>"; a hostile
+ *                   or unreadable one fails the scan (KR_INPUT naming the
+ *                   archive and member). One level deep: an archive inside
+ *                   such an archive is listed, not opened. All of them
+ *                   together hold at most KR_MAX_ARCHIVE_BYTES.
  * A benchmark CSV in a folder that also holds rocprofv3 output is
  * "profiled" (it joins the gate; its us_* serve only when no plain CSV
  * exists). A kernel trace in a folder that also holds capture folders or
@@ -36,6 +44,8 @@
 #include "bundle/model.h"
 #include "common/arena.h"
 #include "common/err.h"
+
+struct bundle_source;
 
 #define BUNDLE_RUN_MAX_DEPTH 32
 
@@ -62,6 +72,8 @@ typedef struct bundle_run_capture {
     const char *kernel;          /* first label row's symbol ("" unknown) */
     uint64_t dispatch_id;        /* from the folder name, 0 when it does not match */
     uint8_t shell;               /* "code": null */
+    const struct bundle_source *src;   /* where dir is read: the side's source, or an archive
+                                          inside the run directory (owned by the bundle_run) */
 } bundle_run_capture;
 
 typedef struct bundle_run_file {
@@ -85,6 +97,9 @@ typedef struct bundle_run {
     size_t other_files;                              /* files no rule names */
 
     const char **meta_keys, **meta_values; size_t nmeta;   /* run.meta, in file order */
+    bundle_run_file *archives; size_t narchives;     /* archives in the tree; detail NULL when
+                                                        opened, else why not */
+    struct bundle_source **nested; size_t nnested;   /* sources of the opened archives */
 
     /* Facts for the validity checks (NULL / -1 unknown). */
     const char *command;         /* results.json metadata.command joined by spaces, else run.meta command */
@@ -98,7 +113,6 @@ typedef struct bundle_run {
 
 int bundle_run_scan(const char *path, bundle_run **out, kr_err *err);
 /* The same on a source (bundle/source.h; NULL: the filesystem). */
-struct bundle_source;
 int bundle_run_scan_src(const struct bundle_source *src, const char *path, bundle_run **out, kr_err *err);
 void bundle_run_free(bundle_run *r);
 /* Value of a run.meta key, or NULL. */

@@ -295,6 +295,7 @@ static int load_capture(const bundle_source *src, const char *dir, const char *l
     memset(l, 0, sizeof *l);
     bundle_opts bo = {0};
     bo.progress = bar;
+    bo.skip_wstates = 1;             /* as analyze: the analyses derive state curves from the timelines */
     bo.src = src;
     bo.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
     bo.label = label && *label ? label : NULL;
@@ -489,8 +490,8 @@ int cmd_compare(int argc, char **argv)
     kr_progress *bar = kr_progress_new(2, kr_progress_mode_of(o.progress, o.no_progress, o.quiet), "parsing");
     for (size_t k = 0; k < npairs && !rc; k++) {
         const bundle_run_capture *x = &rb->captures[pb[k]], *y = &rc_->captures[pc[k]];
-        if ((rc = load_capture(sb.input.src, x->dir, x->label, bar, &lb[k], &err)) ||
-            (rc = load_capture(sc.input.src, y->dir, y->label, bar, &lc[k], &err))) {
+        if ((rc = load_capture(x->src, x->dir, x->label, bar, &lb[k], &err)) ||
+            (rc = load_capture(y->src, y->dir, y->label, bar, &lc[k], &err))) {
             rc = fail(&err);
             break;
         }

@@ -16,6 +16,7 @@
 #include "bundle/discover.h"
 #include "bundle/source.h"
 #include "cli/commands.h"
+#include "cli/pack.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fmt.h"
@@ -35,30 +36,10 @@ const cli_opt cmd_info_options[] = {
 #define MAX_PATHS 256
 #define NSE 64   /* SEs tracked for the summary: the model's se_offset table */
 
-static void json_str(kr_buf *b, const char *s)
-{
-    kr_buf_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
-        case '"': kr_buf_puts(b, "\\\""); break;
-        case '\\': kr_buf_puts(b, "\\\\"); break;
-        case '\n': kr_buf_puts(b, "\\n"); break;
-        case '\r': kr_buf_puts(b, "\\r"); break;
-        case '\t': kr_buf_puts(b, "\\t"); break;
-        default:
-            if (*p < 0x20)
-                kr_buf_printf(b, "\\u%04x", *p);
-            else
-                kr_buf_putc(b, (char)*p);
-        }
-    }
-    kr_buf_putc(b, '"');
-}
-
 static void json_str_or_null(kr_buf *b, const char *s)
 {
     if (s)
-        json_str(b, s);
+        cli_json_str(b, s);
     else
         kr_buf_puts(b, "null");
 }
@@ -324,7 +305,7 @@ static void json_list(kr_buf *b, const strlist *l)
     for (size_t i = 0; i < l->n; i++) {
         if (i)
             kr_buf_puts(b, ", ");
-        json_str(b, l->v[i]);
+        cli_json_str(b, l->v[i]);
     }
     kr_buf_putc(b, ']');
 }
@@ -344,9 +325,9 @@ static void json_capture(kr_buf *b, const kr_capture *c, const char *path, const
     char n1[64];
     kr_buf_puts(b, first ? "\n  {" : ",\n  {");
     kr_buf_puts(b, "\n    \"path\": ");
-    json_str(b, path);
+    cli_json_str(b, path);
     kr_buf_puts(b, ",\n    \"folder\": ");
-    json_str(b, c->folder);
+    cli_json_str(b, c->folder);
     if (c->name_matched)
         kr_buf_printf(b, ",\n    \"agent_handle\": %" PRIu64 ",\n    \"dispatch_id\": %" PRIu64, c->agent_handle,
                       c->dispatch_id);
@@ -360,7 +341,7 @@ static void json_capture(kr_buf *b, const kr_capture *c, const char *path, const
     for (size_t i = 0; i < s->nkernels; i++) {
         if (i)
             kr_buf_puts(b, ", ");
-        json_str(b, s->kernels[i]);
+        cli_json_str(b, s->kernels[i]);
     }
     kr_buf_printf(b, "],\n    \"gfxip\": %" PRId64, c->gfxip);
     kr_buf_puts(b, ",\n    \"gfxv\": ");
@@ -370,7 +351,7 @@ static void json_capture(kr_buf *b, const kr_capture *c, const char *path, const
     kr_buf_puts(b, ",\n    \"target\": {\"name\": ");
     json_str_or_null(b, s->target.name);
     kr_buf_puts(b, ", \"source\": ");
-    json_str(b, s->target.source);
+    cli_json_str(b, s->target.source);
     kr_buf_puts(b, "},\n    \"shader_engines\": ");
     json_se(b, s->se_traced);
     kr_buf_puts(b, ",\n    \"wave_shader_engines\": ");

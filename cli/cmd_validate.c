@@ -324,14 +324,15 @@ static int one_capture(run *r, const char *dir, kr_err *err)
     return 0;
 }
 
-/* SHA-256 over the sorted (path, SHA-256) list of a folder's files: equal
- * digests mean byte-identical folders (V-20b). */
+/* SHA-256 over the sorted (path, SHA-256) list of a folder's files, read
+ * through opt_src (member bytes for an archive): equal digests mean
+ * byte-identical folders (V-20b). */
 static char *content_digest(kr_arena *a, const char *dir)
 {
     cli_pack_list l;
     kr_err e;
     kr_err_clear(&e);
-    if (cli_pack_collect(dir, "", &l, &e))
+    if (cli_pack_collect_src(opt_src, dir, "", &l, &e))
         return NULL;
     kr_sha256 s;
     kr_sha256_init(&s);

@@ -43,13 +43,17 @@ const cli_command cli_commands[] = {
      "Exit status 1 when any error is found, 3 when a file cannot be read at all.\n"
      "PATH is a capture folder, an example folder or an archive of one.",
      cmd_validate},
-    {"new-example", "RUN_DIR -o EXAMPLE_DIR", "lay a rocprofv3 run directory out as a hub example folder, with README.md and REPORT.md",
-     "Copies every capture with waves to att_viewer/<label>/ (empty shells are\n"
+    {"new-example", "RUN_DIR[=LABEL]... (-o EXAMPLE_DIR | --into EXAMPLE_DIR)", "lay rocprofv3 run directories out as a hub example folder, with README.md and REPORT.md",
+     "One run directory per label (small=..., big=...; a run without captures,\n"
+     "such as the discovery run, gives only its CSVs and results.json). Copies\n"
+     "every capture with waves to att_viewer/<label>/ (empty shells are\n"
      "dropped and named), the results.json whose GPU agent has the captures'\n"
      "handle to compute_viewer/<label>_results.json, the rocprofv3 CSVs by\n"
      "content to compute_viewer/<label>_<kind>.csv (discover_*.csv keep their\n"
-     "names), and writes README.md and REPORT.md (kreport analyze). Built in a\n"
-     "temporary folder and renamed into place: a failure leaves nothing.",
+     "names), and writes README.md and REPORT.md (kreport analyze) for the\n"
+     "whole example. --into adds labels to an existing example (a label it\n"
+     "holds only with --force). Built in a temporary folder and renamed into\n"
+     "place: a failure leaves nothing.",
      cmd_new_example},
     {"pack", "EXAMPLE_DIR -o FILE.tar.zst", "write a reproducible archive of an example folder with MANIFEST.json",
      "Validates the example first (exit 1 on an error finding unless --force).\n"

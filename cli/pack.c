@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "analyzer/validate.h"
+#include "bundle/source.h"
 #include "common/file.h"
 #include "common/limits.h"
 
@@ -87,67 +88,66 @@ static int hash_file(const char *path, uint64_t *size, char hex[KR_SHA256_HEX], 
     return 0;
 }
 
-static int walk(const char *dir, const char *apath, int depth, cli_pack_list *out, kr_err *err)
+/* Hashes one file of an archive source from the member bytes. */
+static int hash_member(const bundle_source *src, const char *path, uint64_t *size, char hex[KR_SHA256_HEX],
+                       kr_err *err)
+{
+    bundle_blob b;
+    int rc = bundle_source_read(src, path, KR_MAX_FILE_BYTES, &b, err);
+    if (rc)
+        return rc;
+    kr_sha256_hex_of(b.data, b.len, hex);
+    *size = b.len;
+    bundle_blob_free(&b);
+    return 0;
+}
+
+static int walk(const bundle_source *src, const char *dir, const char *apath, int depth, cli_pack_list *out,
+                kr_err *err)
 {
     if (depth > 64)
         return kr_err_set(err, KR_INPUT, dir, NULL, "directories nested deeper than 64 levels");
-    DIR *d = opendir(dir);
-    if (!d)
-        return kr_err_set(err, KR_INPUT, dir, NULL, "cannot open directory: %s", strerror(errno));
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
+    bundle_source_entry *ents;
+    size_t n;
+    if (bundle_source_list(src, dir, &ents, &n) != 0)
+        return kr_err_set(err, KR_INPUT, dir, NULL, "cannot open directory: %s", src ? "not listed" : strerror(errno));
     int rc = 0;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        if (depth == 0 && strcmp(e->d_name, CLI_MANIFEST_NAME) == 0)
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            char **g = realloc(names, cap * sizeof *g);
-            if (!g) {
-                rc = kr_err_set(err, KR_INTERNAL, dir, NULL, "out of memory");
-                break;
-            }
-            names = g;
-        }
-        if (!(names[n] = strdup(e->d_name))) {
-            rc = kr_err_set(err, KR_INTERNAL, dir, NULL, "out of memory");
-            break;
-        }
-        n++;
-    }
-    closedir(d);
     for (size_t i = 0; i < n && !rc; i++) {
-        char src[PATH_CAP], ap[PATH_CAP];
-        kr_path_join(src, sizeof src, dir, names[i]);
-        snprintf(ap, sizeof ap, "%s/%s", apath, names[i]);
-        struct stat st;
-        if (lstat(src, &st) != 0) {
-            rc = kr_err_set(err, KR_INPUT, src, NULL, "cannot stat: %s", strerror(errno));
-        } else if (S_ISLNK(st.st_mode)) {
-            rc = kr_err_set(err, KR_INPUT, src, NULL,
+        const char *name = ents[i].name;
+        if (name[0] == '.' || (depth == 0 && strcmp(name, CLI_MANIFEST_NAME) == 0))
+            continue;
+        char path[PATH_CAP], ap[PATH_CAP];
+        kr_path_join(path, sizeof path, dir, name);
+        snprintf(ap, sizeof ap, "%s/%s", apath, name);
+        bundle_source_info st, target;
+        if (bundle_source_stat(src, path, 0, &st) != 0) {
+            rc = kr_err_set(err, KR_INPUT, path, NULL, "cannot stat: %s", src ? "not found" : strerror(errno));
+        } else if (st.kind == BUNDLE_SRC_OTHER &&
+                   (bundle_source_stat(src, path, 1, &target) != 0 || target.kind != BUNDLE_SRC_OTHER)) {
+            rc = kr_err_set(err, KR_INPUT, path, NULL,
                             "is a symbolic link: an example archive holds only regular files and directories; "
                             "replace the link with a copy of its target or remove it");
-        } else if (S_ISDIR(st.st_mode)) {
-            if (list_add(out, ap, src, 1, 0755))
-                rc = kr_err_set(err, KR_INTERNAL, src, NULL, "out of memory");
+        } else if (st.kind == BUNDLE_SRC_DIR) {
+            if (list_add(out, ap, path, 1, 0755))
+                rc = kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory");
             else
-                rc = walk(src, ap, depth + 1, out, err);
-        } else if (S_ISREG(st.st_mode)) {
-            if (list_add(out, ap, src, 0, (st.st_mode & 0111) ? 0755 : 0644))
-                rc = kr_err_set(err, KR_INTERNAL, src, NULL, "out of memory");
-            else
-                rc = hash_file(src, &out->v[out->n - 1].size, out->v[out->n - 1].sha256, err);
+                rc = walk(src, path, ap, depth + 1, out, err);
+        } else if (st.kind == BUNDLE_SRC_FILE) {
+            struct stat sb;
+            unsigned mode = !src && stat(path, &sb) == 0 && (sb.st_mode & 0111) ? 0755 : 0644;
+            if (list_add(out, ap, path, 0, mode)) {
+                rc = kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory");
+            } else {
+                cli_pack_entry *e = &out->v[out->n - 1];
+                rc = src ? hash_member(src, path, &e->size, e->sha256, err)
+                         : hash_file(path, &e->size, e->sha256, err);
+            }
         } else {
-            rc = kr_err_set(err, KR_INPUT, src, NULL,
+            rc = kr_err_set(err, KR_INPUT, path, NULL,
                             "is neither a regular file nor a directory (a pipe, socket or device): remove it");
         }
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    bundle_source_list_free(ents, n);
     return rc;
 }
 
@@ -158,12 +158,18 @@ static int entry_cmp(const void *a, const void *b)
 
 int cli_pack_collect(const char *root, const char *name, cli_pack_list *out, kr_err *err)
 {
+    return cli_pack_collect_src(NULL, root, name, out, err);
+}
+
+int cli_pack_collect_src(const bundle_source *src, const char *root, const char *name, cli_pack_list *out,
+                         kr_err *err)
+{
     memset(out, 0, sizeof *out);
-    if (!kr_is_dir(root))
+    if (bundle_source_kind_of(src, root) != BUNDLE_SRC_DIR)
         return kr_err_set(err, KR_INPUT, root, NULL, "not a directory");
     if (list_add(out, name, root, 1, 0755))
         return kr_err_set(err, KR_INTERNAL, root, NULL, "out of memory");
-    int rc = walk(root, name, 0, out, err);
+    int rc = walk(src, root, name, 0, out, err);
     if (rc) {
         cli_pack_list_free(out);
         return rc;

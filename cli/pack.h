@@ -50,6 +50,13 @@ typedef struct cli_pack_list {
  * sorted), reading every file once for its size and SHA-256. KR_INPUT for
  * a symbolic link or special file (message names it and says what to do). */
 int cli_pack_collect(const char *root, const char *name, cli_pack_list *out, kr_err *err);
+/* The same through a source (bundle/source.h; NULL: the filesystem): for an
+ * archive, src of each entry is its path inside the archive, files are
+ * hashed from the member bytes and modes are 0755/0644 as stored on disk
+ * (0644 for every archive member). */
+struct bundle_source;
+int cli_pack_collect_src(const struct bundle_source *src, const char *root, const char *name, cli_pack_list *out,
+                         kr_err *err);
 void cli_pack_list_free(cli_pack_list *l);
 
 /* Writes the tar.zst of the members (manifest inserted after the root

@@ -18,6 +18,21 @@
 #    V-20), reports no error; index figures against FORMATS.md's reference
 #    tables (timeline sums, mapping, §12.4/§12.5 limiters) and the top stall
 #    bucket recomputed from code.json.
+# 5. `kreport new-example small_run=small big_run=big -o EX`: both labels
+#    laid out, README.md rows recomputed here from the wave files (waves =
+#    wave files, records = sum of wave.instructions), validate with no
+#    error (only the expected V-20e / V-21 warnings), REPORT.md with a
+#    small and a big column; usage errors (duplicate label, --label with
+#    several runs).
+# 6. `--into EX`: a discovery run (no captures: CSVs only) and a third
+#    label added in place; a label the example holds refused (exit 4, the
+#    example byte-identical), replaced with --force; a hand-written
+#    README.md refused without --force.
+# 7. validate on an archived example with two identical capture folders
+#    reports V-20b (member bytes hashed), as on the folder.
+# 8. compare on a run directory whose captures are in a .tar.gz inside it:
+#    the captures are read in place and paired; a hostile archive inside a
+#    run directory fails with exit 3 naming it.
 #
 # Env: KR_BIN (kreport), KR_HUB (hub fixtures).
 set -u
@@ -234,6 +249,141 @@ assert total == 791816                                                    # FORM
 EOF
     then ok; else bad "index figures on the real hub"; fi
 fi
+
+M=$T/multi
+mkdir -p "$M"
+"$BIN" synth -q --layout run --waves 4 "$M/small_run" >/dev/null || { echo "FAIL: synth small"; exit 1; }
+"$BIN" synth -q --layout run --waves 8 "$M/big_run" >/dev/null || { echo "FAIL: synth big"; exit 1; }
+"$BIN" synth -q --layout run --waves 6 "$M/mid_run" >/dev/null || { echo "FAIL: synth mid"; exit 1; }
+cp -r "$T/ex" "$M/synth_ex"
+mkdir -p "$M/disc"
+cp "$M"/synth_ex/compute_viewer/discover_* "$M/disc/"
+
+# Expected README rows, from the wave files themselves.
+rows() {
+    python3 - "$@" <<'EOF'
+import glob, json, os, sys
+for spec in sys.argv[1:]:
+    label, d = spec.split("=", 1)
+    for cap in sorted(glob.glob(os.path.join(d, "ui_output_*"))):
+        waves = glob.glob(os.path.join(cap, "se*_sm*_sl*_wv*.json"))
+        if not waves:
+            continue
+        recs = sum(len(json.load(open(w))["wave"]["instructions"]) for w in waves)
+        code = json.load(open(os.path.join(cap, "code.json")))["code"]
+        ins = [r for r in code if not str(r[0]).startswith(";")]
+        mapped = sum(1 for r in ins if r[3])
+        print(f"| `att_viewer/{label}/{os.path.basename(cap)}/` | {len(waves)} | {recs} | {mapped}/{len(ins)} |")
+EOF
+}
+
+# ---- 5. new-example: two runs, one example ----
+"$BIN" new-example -j 2 "$M/small_run=small" "$M/big_run=big" -o "$M/out/ex" 2>"$M/err.new"
+[ $? = 0 ] && ok || { bad "new-example with two runs"; cat "$M/err.new"; }
+for f in att_viewer/small/ui_output_agent_24601_dispatch_14/code.json att_viewer/big/ui_output_agent_24601_dispatch_14/code.json \
+    compute_viewer/small_results.json compute_viewer/big_results.json compute_viewer/small_kernel_trace.csv \
+    compute_viewer/big_agent_info.csv README.md REPORT.md; do
+    [ -f "$M/out/ex/$f" ] && ok || bad "two runs: $f missing"
+done
+[ ! -e "$M/out/ex/att_viewer/small/ui_output_agent_24601_dispatch_12" ] && ok || bad "empty shell copied"
+rows big="$M/big_run" small="$M/small_run" >"$M/rows.want"
+[ "$(wc -l <"$M/rows.want")" = 2 ] && ok || bad "expected two capture rows"
+grep '^| `att_viewer/' "$M/out/ex/README.md" >"$M/rows.got"
+diff "$M/rows.want" "$M/rows.got" >/dev/null && ok || { bad "README capture rows"; diff "$M/rows.want" "$M/rows.got"; }
+grep -q '`ui_output_agent_24601_dispatch_12` (big), `ui_output_agent_24601_dispatch_12` (small)' "$M/out/ex/README.md" &&
+    ok || bad "dropped shells of both runs named in README.md"
+"$BIN" validate -j 2 "$M/out/ex" >"$M/v.ex" 2>&1
+[ $? = 0 ] && ok || { bad "validate of the two-run example"; cat "$M/v.ex"; }
+unexpected=$(grep -E '^(error|warning) ' "$M/v.ex" | grep -v -E '^warning (V-20e|V-21) ')
+[ -z "$unexpected" ] && ok || bad "unexpected findings: $unexpected"
+grep -q '^| fact | big | small |$' "$M/out/ex/REPORT.md" && ok || bad "REPORT.md has no big and small columns"
+(cd "$M/out" && "$BIN" analyze -q -j 2 ex --format md) >"$M/report.md" 2>/dev/null
+cmp -s "$M/report.md" "$M/out/ex/REPORT.md" && ok || bad "REPORT.md differs from kreport analyze EXAMPLE --format md"
+"$BIN" new-example -q "$M/small_run=a" "$M/big_run=a" -o "$M/out/dup" 2>/dev/null
+[ $? = 2 ] && [ ! -e "$M/out/dup" ] && ok || bad "a label given twice should exit 2"
+"$BIN" new-example -q --label x "$M/small_run" "$M/big_run" -o "$M/out/dup" 2>/dev/null
+[ $? = 2 ] && ok || bad "--label with several runs should exit 2"
+ls -a "$M/out" | grep -q '^\.kreport' && bad "temporary folder left beside the example" || ok
+
+# ---- 6. new-example --into ----
+"$BIN" new-example -q -j 2 --into "$M/out/ex" "$M/mid_run=mid" "$M/disc=discover" 2>"$M/err.into"
+[ $? = 0 ] && ok || { bad "new-example --into"; cat "$M/err.into"; }
+for f in discover_kernel_trace.csv discover_kernel_stats.csv discover_domain_stats.csv discover_agent_info.csv; do
+    cmp -s "$M/disc/$f" "$M/out/ex/compute_viewer/$f" && ok || bad "--into: discovery $f"
+done
+[ ! -e "$M/out/ex/att_viewer/discover" ] && ok || bad "a run without captures must not make an att_viewer label"
+diff -r "$M/small_run/ui_output_agent_24601_dispatch_14" "$M/out/ex/att_viewer/small/ui_output_agent_24601_dispatch_14" \
+    >/dev/null && ok || bad "--into lost the existing small capture"
+rows big="$M/big_run" mid="$M/mid_run" small="$M/small_run" >"$M/rows.want"
+grep '^| `att_viewer/' "$M/out/ex/README.md" >"$M/rows.got"
+diff "$M/rows.want" "$M/rows.got" >/dev/null && ok || { bad "README rows after --into"; diff "$M/rows.want" "$M/rows.got"; }
+grep -q '^- `compute_viewer/discover_kernel_trace.csv`$' "$M/out/ex/README.md" && ok || bad "README lists the discovery CSV"
+(cd "$M/out" && "$BIN" analyze -q -j 2 ex --format md) >"$M/report.md" 2>/dev/null
+cmp -s "$M/report.md" "$M/out/ex/REPORT.md" && ok || bad "REPORT.md not regenerated for the whole example"
+grep -q '^| fact | big | mid | small |$' "$M/out/ex/REPORT.md" && ok || bad "REPORT.md lacks the mid column"
+"$BIN" validate -q -j 2 "$M/out/ex" >/dev/null 2>&1 && ok || bad "validate after --into"
+cp -r "$M/out/ex" "$M/ex.before"
+"$BIN" new-example -q --into "$M/out/ex" "$M/mid_run=big" 2>"$M/err.coll"
+[ $? = 4 ] && grep -q "already holds label 'big'" "$M/err.coll" && ok || { bad "label collision should exit 4"; cat "$M/err.coll"; }
+diff -r "$M/ex.before" "$M/out/ex" >/dev/null && ok || bad "a refused --into changed the example"
+"$BIN" new-example -q -j 2 --force --into "$M/out/ex" "$M/mid_run=big" 2>/dev/null && ok || bad "--force --into"
+diff -r "$M/mid_run/ui_output_agent_24601_dispatch_14" "$M/out/ex/att_viewer/big/ui_output_agent_24601_dispatch_14" \
+    >/dev/null && ok || bad "--force did not replace the big capture"
+cmp -s "$M/mid_run/out_results.json" "$M/out/ex/compute_viewer/big_results.json" && ok || bad "--force: big_results.json"
+ls -a "$M/out" | grep -q 'kreport' && bad "temporary or old folder left after --into" || ok
+"$BIN" new-example -q --into "$M/synth_ex" "$M/mid_run=mid" 2>"$M/err.hand"
+[ $? = 4 ] && grep -q "README.md was not written by kreport new-example" "$M/err.hand" && ok ||
+    { bad "a hand-written README.md should be refused"; cat "$M/err.hand"; }
+"$BIN" new-example -q --into "$M/small_run" "$M/mid_run=mid" 2>/dev/null
+[ $? = 3 ] && ok || bad "--into a folder that is no example should exit 3"
+
+# ---- 7. V-20b on an archived example ----
+cp -r "$M/synth_ex" "$M/dupex"
+cp -r "$M/dupex/att_viewer/big/ui_output_agent_40963_dispatch_38" "$M/dupex/att_viewer/big/ui_output_agent_40963_dispatch_39"
+"$BIN" validate -j 2 "$M/dupex" >"$M/v.dir" 2>&1
+grep -q '^error V-20b att_viewer/big/ui_output_agent_40963_dispatch_39: has the same files as att_viewer/big/ui_output_agent_40963_dispatch_38' "$M/v.dir" &&
+    ok || bad "V-20b on the folder"
+tar -C "$M" -czf "$M/dupex.tar.gz" dupex
+"$BIN" validate -j 2 "$M/dupex.tar.gz" >"$M/v.arc" 2>&1
+[ $? = 1 ] && ok || bad "validate of the archived example should exit 1"
+grep -q '^error V-20b att_viewer/big/ui_output_agent_40963_dispatch_39: has the same files as att_viewer/big/ui_output_agent_40963_dispatch_38' "$M/v.arc" &&
+    ok || { bad "V-20b on the archive"; grep V-20 "$M/v.arc"; }
+grep -c '^error V-20b' "$M/v.arc" | grep -qx 1 && ok || bad "V-20b once"
+tar -C "$M" -czf "$M/synth_ex.tar.gz" synth_ex
+"$BIN" validate -q -j 2 "$M/synth_ex.tar.gz" >"$M/v.clean" 2>&1
+! grep -q 'V-20b' "$M/v.clean" && ok || bad "V-20b on an archived example without duplicates"
+
+# ---- 8. archives inside a run directory (compare) ----
+cp -r "$M/big_run" "$M/best"
+cp -r "$M/big_run" "$M/cand"
+mkdir "$M/cand/att"
+mv "$M"/cand/ui_output_* "$M/cand/att/"
+tar -C "$M/cand" -czf "$M/cand/caps.tar.gz" att
+rm -rf "$M/cand/att"
+"$BIN" compare -q -j 2 "$M/best" "$M/cand" -o "$M/cmp" 2>"$M/err.cmp"
+[ $? = 0 ] && ok || { bad "compare with captures in an archive"; cat "$M/err.cmp"; }
+python3 - "$M/cmp/compare.json" <<'EOF' && ok || bad "captures inside caps.tar.gz not read in place"
+import json, sys
+d = json.load(open(sys.argv[1]))
+files = {(f["kind"], f["path"]) for f in d["candidate"]["files"]}
+assert ("capture", "caps.tar.gz/ui_output_agent_24601_dispatch_14") in files, files
+assert ("capture_shell", "caps.tar.gz/ui_output_agent_24601_dispatch_12") in files, files
+pairs = d["trace"]["pairs"]
+assert len(pairs) == 1 and pairs[0]["candidate_capture"] == "caps.tar.gz/ui_output_agent_24601_dispatch_14", pairs
+# the capture read from the archive has the same records as the folder
+assert pairs[0]["totals"]["records"]["best"] == pairs[0]["totals"]["records"]["candidate"], pairs[0]["totals"]
+EOF
+cp -r "$M/big_run" "$M/evilrun"
+python3 - "$M/evilrun/bad.tar" <<'EOF'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w") as t:
+    data = b"x"
+    i = tarfile.TarInfo("../escape.txt"); i.size = len(data)
+    t.addfile(i, io.BytesIO(data))
+EOF
+"$BIN" compare -q "$M/best" "$M/evilrun" -o "$M/cmp2" 2>"$M/err.evil"
+[ $? = 3 ] && grep -q 'bad.tar' "$M/err.evil" && grep -q '\.\.' "$M/err.evil" && [ ! -e "$M/cmp2" ] && ok ||
+    { bad "a hostile archive in a run directory should exit 3 naming it"; cat "$M/err.evil"; }
 
 echo "publish.sh: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -70,6 +70,14 @@ sed -i 's/"name":"SE0"/"name":"SE1"/' "$f"
 grep -q '"name":"SE1"' "$f" && ok || bad "could not edit $f"
 same_outputs "$tmp/moved"
 
+# 2c. a loop whose back edge names a label instead of an offset: its loop is
+#     found only in the streams, so the records are kept and analyzed whole
+#     at the end (analyzer/stream.h); the outputs still agree
+cp -r "$cap" "$tmp/label"
+sed -i 's/"s_cbranch_scc1 65514"/"s_cbranch_scc1 BB0_3"/' "$tmp/label/code.json"
+grep -q 'BB0_3' "$tmp/label/code.json" && ok || bad "could not edit the back edge in code.json"
+same_outputs "$tmp/label"
+
 # 3. progress: silent by default off a terminal; --progress draws on stderr;
 #    --quiet and --no-progress win; stdout (Markdown to stdout) stays clean
 "$bin" analyze "$cap" -j 2 >"$tmp/out" 2>"$tmp/err"

@@ -1,12 +1,14 @@
 /* test_compare_runs.c — run-directory discovery for `kreport compare`
  * (bundle/runs.h, LOOP.md §2): files classified by content, profiled CSVs,
  * ATT-pass traces with the captured dispatch ids, shells, logs, run.meta,
- * a symbolic-link loop, a lone rocpd database, a capture folder as a side. */
+ * a symbolic-link loop, a lone rocpd database, a capture folder as a side,
+ * archives inside a run directory read in place. */
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bundle/runs.h"
+#include "bundle/source.h"
 #include "tests/unit/t.h"
 
 static char root[256];
@@ -152,6 +154,83 @@ static void test_capture_side_and_errors(void)
     T_CHECK(strstr(err.file, "x.csv") != NULL);
 }
 
+/* Archives inside a run directory are read in place (LOOP.md §2): the
+ * captures and traces in them are found, with the archive's source, paths
+ * through the archive and labels from the folder holding them; an archive
+ * inside such an archive is listed, not opened; a hostile one fails. The
+ * same walk from a side that is itself an archive. */
+static void test_nested_archives(void)
+{
+    put("nest/src/caps/ui_output_agent_5_dispatch_9/filenames.json", "{}");
+    put("nest/src/caps/ui_output_agent_5_dispatch_9/code.json",
+        "{\"code\": [[\"; my_kernel_0\",0,0,\"\",1,0,0,0,0,0]]}");
+    put("nest/src/caps/k_kernel_trace.csv", TRACE_HEADER TRACE_ROW(9, 300) TRACE_ROW(10, 400));
+    put("nest/src/deeper/x.txt", "x");
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s/nest/src' && tar -C deeper -cf caps/inner.tar x.txt && mkdir -p ../run && tar -cf ../run/att.tar caps "
+             "&& cd .. && tar -cf side.tar run",
+             root);
+    T_EQ_I64(system(cmd), 0);
+    char run[512];
+    snprintf(run, sizeof run, "%s/nest/run", root);
+    bundle_run *r;
+    kr_err err;
+    kr_err_clear(&err);
+    T_EQ_I64(bundle_run_scan(run, &r, &err), 0);
+    if (r) {
+        T_EQ_U64(r->ncaptures, 1);
+        T_EQ_U64(r->ntraces, 1);
+        T_EQ_U64(r->narchives, 2);
+        T_EQ_U64(r->nnested, 1);
+        if (r->ncaptures == 1 && r->nnested == 1) {
+            const bundle_run_capture *c = &r->captures[0];
+            T_EQ_STR(c->rel, "att.tar/caps/ui_output_agent_5_dispatch_9");
+            T_CHECK(strstr(c->dir, "/nest/run/att.tar/caps/ui_output_agent_5_dispatch_9") != NULL);
+            T_EQ_STR(c->label, "caps");
+            T_EQ_STR(c->kernel, "my_kernel_0");
+            T_EQ_U64(c->dispatch_id, 9);
+            T_CHECK(c->src == r->nested[0]);
+        }
+        if (r->ntraces == 1) {
+            T_EQ_STR(r->traces[0].rel, "att.tar/caps/k_kernel_trace.csv");
+            T_EQ_U64(r->traces[0].n, 2);
+            T_CHECK(r->traces[0].att_pass);
+            T_CHECK(r->traces[0].ndrop == 1 && r->traces[0].drop_ids[0] == 9);
+        }
+        if (r->narchives == 2) {
+            T_EQ_STR(r->archives[0].rel, "att.tar");
+            T_CHECK(r->archives[0].detail == NULL);
+            T_EQ_STR(r->archives[1].rel, "att.tar/caps/inner.tar");
+            T_CHECK(r->archives[1].detail && strstr(r->archives[1].detail, "not opened"));
+        }
+        bundle_run_free(r);
+    }
+    /* The side is an archive holding the run directory. */
+    char side[512];
+    snprintf(side, sizeof side, "%s/nest/side.tar", root);
+    bundle_input in;
+    T_EQ_I64(bundle_input_open(side, &in, &err), 0);
+    T_EQ_I64(bundle_run_scan_src(in.src, in.root, &r, &err), 0);
+    if (r) {
+        T_EQ_U64(r->ncaptures, 1);
+        T_CHECK(r->ncaptures == 1 && r->nnested == 1 && r->captures[0].src == r->nested[0] &&
+                r->captures[0].src != in.src);
+        T_CHECK(r->ncaptures == 1 && strstr(r->captures[0].dir, "side.tar/run/att.tar/caps/") != NULL);
+        bundle_run_free(r);
+    }
+    bundle_input_close(&in);
+    /* A hostile archive fails the scan, naming it and the member. */
+    snprintf(cmd, sizeof cmd,
+             "cd '%s/nest' && python3 -c \"import io,tarfile;t=tarfile.open('run/evil.tar','w');"
+             "i=tarfile.TarInfo('../up.txt');i.size=1;t.addfile(i,io.BytesIO(b'x'));t.close()\"",
+             root);
+    T_EQ_I64(system(cmd), 0);
+    kr_err_clear(&err);
+    T_EQ_I64(bundle_run_scan(run, &r, &err), KR_INPUT);
+    T_CHECK(strstr(err.file, "evil.tar") != NULL && strstr(err.msg, "../up.txt") != NULL);
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "/tmp/kreport-test-runs-XXXXXX");
@@ -162,6 +241,7 @@ int main(void)
     build();
     test_scan();
     test_capture_side_and_errors();
+    test_nested_archives();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0)

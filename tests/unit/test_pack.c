@@ -1,7 +1,8 @@
 /* test_pack.c — cli/pack.c (member list, tar.zst writer, paths) and the
  * publishing checks V-20a .. V-20f of analyzer/validate.c on hand-built
  * facts. Expected hashes are the NIST "abc" vector and sha256sum of "";
- * the archive is read back with bundle_archive_load_mem. */
+ * the archive is read back with bundle_archive_load_mem, and listed again
+ * through it (cli_pack_collect_src) against the list from disk. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "analyzer/validate.h"
 #include "bundle/archive.h"
+#include "bundle/source.h"
 #include "cli/pack.h"
 #include "common/err.h"
 #include "tests/unit/t.h"
@@ -203,7 +205,27 @@ static void test_collect_and_write(void)
         m = bundle_archive_find(ar, "ex/a.sh");
         T_CHECK(m && (m->mode & 0777) == 0755);
         T_CHECK(!bundle_archive_find(ar, "ex/.hidden"));
-        bundle_archive_free(ar);
+        /* The same list read back through the archive: member bytes hashed
+         * (sizes and SHA-256 equal to the files on disk), the archive's own
+         * MANIFEST.json at the root skipped, modes 0644 for members. */
+        bundle_source *src = NULL;
+        T_EQ_U64(bundle_source_from_archive(ar, &src, &err), 0);
+        cli_pack_list la;
+        T_EQ_U64(cli_pack_collect_src(src, "t.tar.zst/ex", "ex", &la, &err), 0);
+        T_EQ_U64(la.n, l.n);
+        for (size_t i = 0; i < la.n && la.n == l.n; i++) {
+            T_EQ_STR(la.v[i].path, l.v[i].path);
+            T_EQ_U64(la.v[i].is_dir, l.v[i].is_dir);
+            T_EQ_U64(la.v[i].size, l.v[i].size);
+            T_EQ_STR(la.v[i].sha256, l.v[i].sha256);
+        }
+        if (la.n == 5) {
+            T_EQ_STR(la.v[3].src, "t.tar.zst/ex/b/inner.json");
+            T_EQ_U64(la.v[1].mode, 0644);
+        }
+        cli_pack_list_free(&la);
+        T_EQ_U64(cli_pack_collect_src(src, "t.tar.zst/nothere", "ex", &la, &err), KR_INPUT);
+        bundle_source_free(src);
     }
     /* a file that changed after listing is refused */
     put(root, "z.txt", "abd", 0600);
@@ -219,6 +241,14 @@ static void test_collect_and_write(void)
     kr_err_clear(&err);
     T_EQ_U64(cli_pack_collect(root, "ex", &l, &err), KR_INPUT);
     T_CHECK(strstr(err.file, "/link") && strstr(err.msg, "symbolic link"));
+    cli_pack_list_free(&l);
+    /* a named pipe is refused as neither file nor directory */
+    unlink(p);
+    snprintf(p, sizeof p, "%s/fifo", root);
+    T_EQ_U64(mkfifo(p, 0600), 0);
+    kr_err_clear(&err);
+    T_EQ_U64(cli_pack_collect(root, "ex", &l, &err), KR_INPUT);
+    T_CHECK(strstr(err.file, "/fifo") && strstr(err.msg, "neither a regular file nor a directory"));
     cli_pack_list_free(&l);
     T_EQ_U64(cli_remove_tree(root, &err), 0);
     T_CHECK(access(root, F_OK) != 0);

@@ -118,14 +118,133 @@ static void test_table_sources(void)
     T_EQ_STR(err.where, "$.devices[0].engine_clock_mhz");
 }
 
+/* The embedded table; a failed load fails the test. */
+static int load_table(rep_hw_table *t)
+{
+    kr_err err;
+    int rc = rep_hw_load(t, &err);
+    T_EQ_I64(rc, 0);
+    return rc;
+}
+
+/* The table's values against the documents it cites (numbers typed from
+ * them: ROCm MI350 Series page, CDNA 3 white paper Table 2, CDNA 2 white
+ * paper product table) and against the per-CU rates the derivations use
+ * (MFMA M×N×K and cycles of the ROCm matrix-core blog, 4 matrix cores per
+ * CU). Every source is an AMD or ROCm document. */
+static const an_hw *dev(const rep_hw_table *t, const char *name)
+{
+    char note[512];
+    return rep_hw_pick(t, name, NULL, note, sizeof note);
+}
+
+static void test_table_values(void)
+{
+    rep_hw_table t;
+    if (load_table(&t) != 0)
+        return;
+    static const char *const hosts[] = {"https://www.amd.com/", "https://rocm.docs.amd.com/",
+                                        "https://rocm.blogs.amd.com/"};
+    for (size_t i = 0; i < t.n; i++)
+        for (size_t k = 0; k < t.dev[i].nsources; k++) {
+            int ok = 0;
+            for (size_t h = 0; h < sizeof hosts / sizeof hosts[0]; h++)
+                ok |= strncmp(t.dev[i].sources[k].url, hosts[h], strlen(hosts[h])) == 0;
+            T_CHECK(ok);
+        }
+    /* FLOP per clock per CU: 4 matrix cores × 2·M·N·K / cycles. */
+    const double fp64 = 4 * 2.0 * 16 * 16 * 4 / 64, fp32 = 4 * 2.0 * 32 * 32 * 2 / 64;
+    const double fp16 = 4 * 2.0 * 16 * 16 * 32 / 16, fp8 = 4 * 2.0 * 16 * 16 * 128 / 32,
+                 fp4 = 4 * 2.0 * 16 * 16 * 128 / 16;
+    T_NEAR(fp64, 128, 0);
+    T_NEAR(fp8, 8192, 0);
+    const an_hw *h = dev(&t, "MI355X");
+    T_CHECK(h != NULL);
+    if (h) {
+        /* Printed: 78.6 / 157.3 TF vector and matrix, 157.3 TF vector FP16, 8 TB/s, 256 CUs, 160 KB LDS. */
+        T_NEAR(h->peak_tflops[AN_UNIT_VECTOR][AN_DT_FP64], 78.6, 1e-9);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP32], 157.3, 1e-9);
+        T_NEAR(h->peak_tflops[AN_UNIT_VECTOR][AN_DT_FP16], 157.3, 1e-9);
+        T_NEAR(h->hbm_gbs, 8000, 1e-9);
+        T_EQ_I64(h->cu_count, 256);
+        T_EQ_I64(h->lds_kib, 160);
+        /* The clock follows from the printed FP64 and FP32 peaks. */
+        T_NEAR(78.6e6 / (fp64 * 256), h->clock_mhz, 2);
+        T_NEAR(157.3e6 / (fp32 * 256), h->clock_mhz, 1);
+        /* Derived peaks, printed rounded as 2.5 PF, 5.0 PF, 10 PF. */
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP16], fp16 * 256 * 2400 / 1e6, 0.05);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP8], fp8 * 256 * 2400 / 1e6, 0.05);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP6_FP4], fp4 * 256 * 2400 / 1e6, 0.05);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP8], 5000, 50);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_XF32], 0, 0);   /* no CDNA4 TF32 figure: null */
+    }
+    h = dev(&t, "MI350X");
+    T_CHECK(h != NULL);
+    if (h) {
+        /* Printed: 72.1 / 144.2 TF, 2.3 PF FP16, 4.6 PF FP8, 9.2 PF MXFP6/MXFP4. */
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP64], 72.1, 1e-9);
+        T_NEAR(h->peak_tflops[AN_UNIT_VECTOR][AN_DT_FP32], 144.2, 1e-9);
+        T_NEAR(72.1e6 / (fp64 * 256), h->clock_mhz, 1);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_BF16], fp16 * 256 * 2200 / 1e6, 0.05);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP8], fp8 * 256 * 2200 / 1e6, 0.05);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP6_FP4], fp4 * 256 * 2200 / 1e6, 0.05);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP8], 4600, 50);
+    }
+    /* CDNA 3 white paper Table 2: MI325X 2,100 MHz, 6.0 TB/s, TF32 653.7, FP8 2,614.9;
+     * FP16 = 2048 FLOP/clock/CU (ROCm MI300 table) × 304 × 2100. */
+    h = dev(&t, "MI325X");
+    T_CHECK(h != NULL);
+    if (h) {
+        T_NEAR(h->clock_mhz, 2100, 0);
+        T_NEAR(h->hbm_gbs, 6000, 0);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_XF32], 653.7, 1e-9);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP8], 2614.9, 1e-9);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP16], 2048.0 * 304 * 2100 / 1e6, 0.05);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP6_FP4], 0, 0);   /* no CDNA3 FP6/FP4 */
+    }
+    /* CDNA 2 white paper: MI210 104 CUs, 22.6 / 45.3 / 181.0 TF, 1.6384 TB/s (endnote 10). */
+    h = dev(&t, "MI210");
+    T_CHECK(h != NULL);
+    if (h) {
+        T_EQ_I64(h->cu_count, 104);
+        T_NEAR(h->peak_tflops[AN_UNIT_VECTOR][AN_DT_FP64], 22.6, 1e-9);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP64], 45.3, 1e-9);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_BF16], 181.0, 1e-9);
+        T_NEAR(h->hbm_gbs, 1638.4, 1e-9);
+        T_NEAR(h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP8], 0, 0);       /* no CDNA2 FP8 */
+        /* 128 FLOP/clock/CU (ROCm MI250 table) × 104 CUs at the table's clock gives the printed 22.6. */
+        T_NEAR(128.0 * 104 * h->clock_mhz / 1e6, 22.6, 0.05);
+    }
+    rep_hw_free(&t);
+
+    /* Sparsity and the nulls, read from the JSON text. */
+    size_t len;
+    const char *text = rep_template("hw.json", &len);
+    json_error_t je;
+    json_t *root = text ? json_loadb(text, len, 0, &je) : NULL;
+    T_CHECK(root != NULL);
+    json_t *devs = json_object_get(root, "devices");
+    for (size_t i = 0; i < json_array_size(devs); i++) {
+        json_t *d = json_array_get(devs, i);
+        const char *name = json_string_value(json_object_get(d, "name"));
+        json_t *pk = json_object_get(d, "peak_tflops");
+        double dense = json_number_value(json_object_get(json_object_get(pk, "matrix_fp8"), "value"));
+        json_t *sparse = json_object_get(json_object_get(pk, "matrix_fp8_sparse"), "value");
+        if (name && (!strcmp(name, "MI300X") || !strcmp(name, "MI325X")))
+            T_NEAR(json_number_value(sparse), 5229.8, 1e-9);   /* CDNA 3 white paper */
+        if (json_is_number(sparse))
+            T_NEAR(json_number_value(sparse), 2 * dense, 0.15);
+        if (name && !strcmp(name, "MI355X"))
+            T_CHECK(json_is_null(json_object_get(json_object_get(pk, "matrix_fp6_fp4_sparse"), "value")));
+    }
+    json_decref(root);
+}
+
 static void test_pick(void)
 {
     rep_hw_table t;
-    kr_err err;
-    if (rep_hw_load(&t, &err) != 0) {
-        T_CHECK(0);
+    if (load_table(&t) != 0)
         return;
-    }
     char note[512];
     const an_hw *h = rep_hw_pick(&t, "mi300x", NULL, note, sizeof note);
     T_CHECK(h && !strcmp(h->name, "MI300X"));
@@ -156,8 +275,11 @@ static void test_pick(void)
     ag[1].cu_count = 110;
     h = rep_hw_pick(&t, NULL, &c, note, sizeof note);
     T_CHECK(h && !strcmp(h->name, "MI250X (one GCD)"));
-    /* ...whose peaks are null in the table: no FLOP or HBM ceiling. */
-    T_NEAR(h ? h->hbm_gbs : 1, 0, 0);
+    /* One GCD of the package: CDNA 2 white paper endnote 5, 3.20 Gbps × 4096
+     * bits / 8 = 1638.4 GB/s; 383.0 TF FP16 / 2 GCDs. */
+    T_NEAR(h ? h->hbm_gbs : 0, 3.20 * 4096 / 8, 1e-9);
+    T_NEAR(h ? h->peak_tflops[AN_UNIT_MATRIX][AN_DT_FP16] : 0, 383.0 / 2, 1e-9);
+    T_EQ_I64(h ? h->cu_count : 0, 110);
     ag[1].product_name = "AMD Instinct MI100";
     ag[1].name = "gfx908";
     ag[1].cu_count = 120;
@@ -167,9 +289,13 @@ static void test_pick(void)
      * MI350X and MI355X: ambiguous). */
     ag[1].product_name = "";
     ag[1].name = "gfx90a";
-    ag[1].cu_count = 104;
+    ag[1].cu_count = 110;
     h = rep_hw_pick(&t, NULL, &c, note, sizeof note);
-    T_CHECK(h && !strcmp(h->name, "MI250 (one GCD)"));
+    T_CHECK(h && !strcmp(h->name, "MI250X (one GCD)"));
+    /* gfx90a with 104 CUs is an MI210 or one GCD of an MI250: ambiguous. */
+    ag[1].cu_count = 104;
+    T_CHECK(rep_hw_pick(&t, NULL, &c, note, sizeof note) == NULL);
+    T_CHECK(strstr(note, "unambiguously") != NULL);
     ag[1].name = "gfx950";
     ag[1].cu_count = 256;
     T_CHECK(rep_hw_pick(&t, NULL, &c, note, sizeof note) == NULL);
@@ -371,6 +497,50 @@ static void test_results_records(void)
     T_EQ_U64(k.ndispatches, 2);
     T_NEAR(k.waves, (100.0 + 200.0) / 2, 0);
     T_NEAR(k.flops[AN_UNIT_MATRIX][AN_DT_FP16], 512.0 * (10 + 30) / 2, 0);
+}
+
+/* The formulas on hand-made rows: a VALU FMA counts two FLOPs per lane, the
+ * gfx90a TCC_EA_ spelling has no 128-byte (TCC_BUBBLE) term, the gfx942 /
+ * gfx950 TCC_EA0_ spelling has; and every formula names the public file it
+ * was checked against. */
+static void test_formulas(void)
+{
+    for (size_t i = 0; i < an_counter_nformulas; i++) {
+        T_CHECK(an_counter_formulas[i].metric && an_counter_formulas[i].formula);
+        T_CHECK(an_counter_formulas[i].source && strstr(an_counter_formulas[i].source, "ROCm/") &&
+                (strstr(an_counter_formulas[i].source, ".yaml") || strstr(an_counter_formulas[i].source, ".py")));
+    }
+    kr_capture c;
+    memset(&c, 0, sizeof c);
+    c.dispatch_id = 5;
+    kr_counter_value gfx90a[] = {
+        {5, "k", "SQ_INSTS_VALU_ADD_F64", 3, 0, 0},     {5, "k", "SQ_INSTS_VALU_FMA_F64", 10, 0, 0},
+        {5, "k", "SQ_INSTS_VALU_TRANS_F16", 1, 0, 0},   {5, "k", "TCC_EA_RDREQ", 100, 0, 0},
+        {5, "k", "TCC_EA_RDREQ_32B", 40, 0, 0},         {5, "k", "TCC_BUBBLE", 7, 0, 0},
+        {5, "k", "TCC_EA_WRREQ", 50, 0, 0},             {5, "k", "TCC_EA_WRREQ_64B", 20, 0, 0},
+        {5, "k", "SQ_LDS_BANK_CONFLICT", 30, 0, 0},     {5, "k", "SQ_LDS_IDX_ACTIVE", 120, 0, 0},
+    };
+    c.counters = gfx90a;
+    c.ncounters = sizeof gfx90a / sizeof gfx90a[0];
+    an_counters k;
+    an_counters_compute(&c, "k", &k);
+    T_CHECK(k.present);
+    T_NEAR(k.flops[AN_UNIT_VECTOR][AN_DT_FP64], 64.0 * (3 + 2 * 10), 0);   /* 1472 */
+    T_NEAR(k.flops[AN_UNIT_VECTOR][AN_DT_FP16], 64.0 * 1, 0);
+    T_NEAR(k.read_bytes, 64.0 * (100 - 40) + 32.0 * 40, 0);               /* 5120: TCC_BUBBLE ignored */
+    T_EQ_STR(k.read_formula, "TCC_EA_RDREQ");
+    T_NEAR(k.write_bytes, 64.0 * 20 + 32.0 * (50 - 20), 0);                /* 2240 */
+    T_NEAR(k.lds_conflict_rate, 30.0 / 120, 1e-15);
+    /* The same numbers in the TCC_EA0_ spelling: 7 of the 60 non-32-byte reads are 128-byte. */
+    kr_counter_value gfx950[] = {
+        {5, "k", "TCC_EA0_RDREQ", 100, 0, 0}, {5, "k", "TCC_EA0_RDREQ_32B", 40, 0, 0},
+        {5, "k", "TCC_BUBBLE", 7, 0, 0},
+    };
+    c.counters = gfx950;
+    c.ncounters = sizeof gfx950 / sizeof gfx950[0];
+    an_counters_compute(&c, "k", &k);
+    T_NEAR(k.read_bytes, 128.0 * 7 + 64.0 * (100 - 7 - 40) + 32.0 * 40, 0);   /* 5568 */
+    T_EQ_STR(k.read_formula, "TCC_EA0_RDREQ");
 }
 
 /* ---- roofline figures and the golden section ---- */
@@ -681,10 +851,12 @@ static void test_hub(void)
 int main(void)
 {
     test_table_sources();
+    test_table_values();
     test_pick();
     test_mfma_dtype();
     test_dialects();
     test_results_records();
+    test_formulas();
     test_roofline();
     test_saturation();
     test_bench();
