@@ -92,31 +92,39 @@ static int sink_begin(void *acc, const kr_capture *c, int workers, unsigned *kee
     return rc;
 }
 
+/* One wave: everything but hidden latency, which needs its whole group. */
+static int sink_wave(void *acc, const kr_capture *c, size_t wi, int worker)
+{
+    an_stream *s = acc;
+    if (s->deferred)
+        return 0;
+    worker_acc *w = &s->w[worker < s->nworkers ? worker : 0];
+    const kr_wave *wave = &c->waves[wi];
+    /* Groups follow filenames.json; hidden latency's scopes follow the
+     * wave files' own fields. They agree on every valid capture; when not,
+     * the scopes seen here are not the scopes, and the analysis has to be
+     * redone on the whole capture. */
+    if (wave->se != c->wave_refs[wi].se || wave->simd != c->wave_refs[wi].simd)
+        atomic_store(&s->mismatch, 1);
+    an_classes_acc_wave(&w->classes, wave);
+    an_states_wave(wave, &s->per_wave[wi]);
+    s->ntimeline[wi] = wave->ntimeline;
+    int rc = an_waits_acc_wave(w->waits, c, wi);
+    if (!rc && s->phases.nloops)
+        rc = an_phases_acc_wave(w->phases, c, &s->phases, wi);
+    if (rc && !w->rc)
+        w->rc = rc;
+    return rc;
+}
+
+/* A whole (SE, SIMD) group, after each of its waves: hidden latency. */
 static int sink_group(void *acc, const kr_capture *c, const size_t *waves, size_t n, int worker)
 {
     an_stream *s = acc;
     if (s->deferred)
         return 0;
     worker_acc *w = &s->w[worker < s->nworkers ? worker : 0];
-    int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
-        size_t wi = waves[i];
-        const kr_wave *wave = &c->waves[wi];
-        /* Groups follow filenames.json; hidden latency's scopes follow the
-         * wave files' own fields. They agree on every valid capture; when
-         * not, the scopes seen here are not the scopes, and the analysis
-         * has to be redone on the whole capture. */
-        if (wave->se != c->wave_refs[wi].se || wave->simd != c->wave_refs[wi].simd)
-            atomic_store(&s->mismatch, 1);
-        an_classes_acc_wave(&w->classes, wave);
-        an_states_wave(wave, &s->per_wave[wi]);
-        s->ntimeline[wi] = wave->ntimeline;
-        rc = an_waits_acc_wave(w->waits, c, wi);
-        if (!rc && s->phases.nloops)
-            rc = an_phases_acc_wave(w->phases, c, &s->phases, wi);
-    }
-    if (!rc)
-        rc = an_hidden_acc_scope(w->hidden, c, waves, n);
+    int rc = an_hidden_acc_scope(w->hidden, c, waves, n);
     if (rc && !w->rc)
         w->rc = rc;
     return rc;
@@ -124,7 +132,7 @@ static int sink_group(void *acc, const kr_capture *c, const size_t *waves, size_
 
 kr_wave_sink an_stream_sink(an_stream *s)
 {
-    kr_wave_sink k = {sink_begin, sink_group, s};
+    kr_wave_sink k = {sink_begin, sink_group, s, sink_wave};
     return k;
 }
 

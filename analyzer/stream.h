@@ -3,10 +3,10 @@
  * all be in memory at once.
  *
  * an_stream_sink gives the loader a wave sink (bundle/model.h). For every
- * group of waves (all waves of one (SE, SIMD) pair) it runs the
- * wave-dependent analyses into per-thread accumulators: record counts
- * (totals, classes), timeline sums (states), waitcnt links (waits), hidden
- * latency of the scope (§8.4) and loop iterations (phases). After the load,
+ * wave it runs the wave-dependent analyses into per-thread accumulators:
+ * record counts (totals, classes), timeline sums (states), waitcnt links
+ * (waits) and loop iterations (phases); for every group (all waves of one
+ * (SE, SIMD) pair) the hidden latency of the scope (§8.4). After the load,
  * an_analyze_stream merges the accumulators in worker order and runs
  * everything else as an_analyze does; the result is the same as an_analyze
  * on the fully loaded capture, whatever the thread count.

@@ -32,7 +32,7 @@ typedef struct bundle_opts {
     kr_progress *progress;       /* wave files parsed are counted here; NULL: none */
     const kr_wave_sink *sink;    /* stream the waves (model.h): code.json and the other
                                     files load first, then the wave files group by
-                                    group into the sink, which drops their streams;
+                                    group into the sink, and their streams are dropped;
                                     NULL: every wave is kept whole */
 } bundle_opts;
 

@@ -366,10 +366,10 @@ python3 - "$M/cmp/compare.json" <<'EOF' && ok || bad "captures inside caps.tar.g
 import json, sys
 d = json.load(open(sys.argv[1]))
 files = {(f["kind"], f["path"]) for f in d["candidate"]["files"]}
-assert ("capture", "caps.tar.gz/ui_output_agent_24601_dispatch_14") in files, files
-assert ("capture_shell", "caps.tar.gz/ui_output_agent_24601_dispatch_12") in files, files
+assert ("capture", "caps.tar.gz/att/ui_output_agent_24601_dispatch_14") in files, files
+assert ("capture_shell", "caps.tar.gz/att/ui_output_agent_24601_dispatch_12") in files, files
 pairs = d["trace"]["pairs"]
-assert len(pairs) == 1 and pairs[0]["candidate_capture"] == "caps.tar.gz/ui_output_agent_24601_dispatch_14", pairs
+assert len(pairs) == 1 and pairs[0]["candidate_capture"] == "caps.tar.gz/att/ui_output_agent_24601_dispatch_14", pairs
 # the capture read from the archive has the same records as the folder
 assert pairs[0]["totals"]["records"]["best"] == pairs[0]["totals"]["records"]["candidate"], pairs[0]["totals"]
 EOF

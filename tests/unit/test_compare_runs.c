@@ -169,6 +169,7 @@ static void test_nested_archives(void)
     char cmd[1400];
     snprintf(cmd, sizeof cmd,
              "cd '%s/nest/src' && tar -C deeper -cf caps/inner.tar x.txt && mkdir -p ../run && tar -cf ../run/att.tar caps "
+             "&& tar -C caps/ui_output_agent_5_dispatch_9 -cf ../run/ui_output_agent_5_dispatch_11.tar.gz -z . "
              "&& cd .. && tar -cf side.tar run",
              root);
     T_EQ_I64(system(cmd), 0);
@@ -179,11 +180,11 @@ static void test_nested_archives(void)
     kr_err_clear(&err);
     T_EQ_I64(bundle_run_scan(run, &r, &err), 0);
     if (r) {
-        T_EQ_U64(r->ncaptures, 1);
+        T_EQ_U64(r->ncaptures, 2);
         T_EQ_U64(r->ntraces, 1);
-        T_EQ_U64(r->narchives, 2);
-        T_EQ_U64(r->nnested, 1);
-        if (r->ncaptures == 1 && r->nnested == 1) {
+        T_EQ_U64(r->narchives, 3);
+        T_EQ_U64(r->nnested, 2);
+        if (r->ncaptures == 2 && r->nnested == 2) {
             const bundle_run_capture *c = &r->captures[0];
             T_EQ_STR(c->rel, "att.tar/caps/ui_output_agent_5_dispatch_9");
             T_CHECK(strstr(c->dir, "/nest/run/att.tar/caps/ui_output_agent_5_dispatch_9") != NULL);
@@ -191,6 +192,15 @@ static void test_nested_archives(void)
             T_EQ_STR(c->kernel, "my_kernel_0");
             T_EQ_U64(c->dispatch_id, 9);
             T_CHECK(c->src == r->nested[0]);
+            /* A capture archived with its files at the root: named by the
+             * archive, labelled by the folder holding the archive (the
+             * side's root: ""). */
+            c = &r->captures[1];
+            T_EQ_STR(c->rel, "ui_output_agent_5_dispatch_11.tar.gz");
+            T_EQ_STR(c->label, "");
+            T_EQ_U64(c->dispatch_id, 11);
+            T_EQ_STR(c->kernel, "my_kernel_0");
+            T_CHECK(c->src == r->nested[1]);
         }
         if (r->ntraces == 1) {
             T_EQ_STR(r->traces[0].rel, "att.tar/caps/k_kernel_trace.csv");
@@ -198,11 +208,13 @@ static void test_nested_archives(void)
             T_CHECK(r->traces[0].att_pass);
             T_CHECK(r->traces[0].ndrop == 1 && r->traces[0].drop_ids[0] == 9);
         }
-        if (r->narchives == 2) {
+        if (r->narchives == 3) {
             T_EQ_STR(r->archives[0].rel, "att.tar");
             T_CHECK(r->archives[0].detail == NULL);
             T_EQ_STR(r->archives[1].rel, "att.tar/caps/inner.tar");
             T_CHECK(r->archives[1].detail && strstr(r->archives[1].detail, "not opened"));
+            T_EQ_STR(r->archives[2].rel, "ui_output_agent_5_dispatch_11.tar.gz");
+            T_CHECK(r->archives[2].detail == NULL);
         }
         bundle_run_free(r);
     }
@@ -213,10 +225,11 @@ static void test_nested_archives(void)
     T_EQ_I64(bundle_input_open(side, &in, &err), 0);
     T_EQ_I64(bundle_run_scan_src(in.src, in.root, &r, &err), 0);
     if (r) {
-        T_EQ_U64(r->ncaptures, 1);
-        T_CHECK(r->ncaptures == 1 && r->nnested == 1 && r->captures[0].src == r->nested[0] &&
+        T_EQ_U64(r->ncaptures, 2);
+        T_CHECK(r->ncaptures == 2 && r->nnested == 2 && r->captures[0].src == r->nested[0] &&
                 r->captures[0].src != in.src);
-        T_CHECK(r->ncaptures == 1 && strstr(r->captures[0].dir, "side.tar/run/att.tar/caps/") != NULL);
+        T_CHECK(r->ncaptures == 2 && strstr(r->captures[0].dir, "side.tar/run/att.tar/caps/") != NULL);
+        T_CHECK(r->ncaptures == 2 && r->captures[1].dispatch_id == 11);
         bundle_run_free(r);
     }
     bundle_input_close(&in);
