@@ -415,6 +415,65 @@ static int by_key(const void *a, const void *b)
     return (x->value > y->value) - (x->value < y->value);
 }
 
+/* by_key's order on a 128-bit key: (kind, a, b) packed into hi — rows are
+ * below KR_MAX_CODE_ROWS = 2^23 — and the value. */
+typedef struct skey {
+    uint64_t hi, value;
+    size_t i;
+} skey;
+
+#define SKEY_LT(x, y) ((x)->hi < (y)->hi || ((x)->hi == (y)->hi && (x)->value < (y)->value))
+
+/* Sorts v[0 .. n) in by_key order: a bottom-up merge sort of packed keys
+ * (an inline comparison instead of qsort's callback, which dominated the
+ * finish step), then one permutation of the entries. 0 or KR_INTERNAL. */
+static int sort_entries(hent **pv, size_t n)
+{
+    if (n < 2)
+        return 0;
+    hent *v = *pv;
+    for (size_t i = 0; i < n; i++)
+        if ((v[i].ab >> 32) >= (1u << 23) || (v[i].ab & 0xffffffffu) >= (1u << 23) || v[i].kind >= (1u << 17)) {
+            qsort(v, n, sizeof *v, by_key);       /* keys that do not pack */
+            return 0;
+        }
+    skey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
+    hent *out = malloc(n * sizeof *out);
+    if (!k || !tmp || !out) {
+        free(k);
+        free(tmp);
+        free(out);
+        return KR_INTERNAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        k[i].hi = (uint64_t)v[i].kind << 46 | (v[i].ab >> 32) << 23 | (v[i].ab & 0xffffffffu);
+        k[i].value = v[i].value;
+        k[i].i = i;
+    }
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                tmp[o++] = SKEY_LT(&k[b], &k[a]) ? k[b++] : k[a++];
+            while (a < mid)
+                tmp[o++] = k[a++];
+            while (b < hi)
+                tmp[o++] = k[b++];
+        }
+        skey *x = k;
+        k = tmp;
+        tmp = x;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = v[k[i].i];
+    free(k);
+    free(tmp);
+    free(v);
+    *pv = out;
+    return 0;
+}
+
 typedef struct table {
     hent *v;
     size_t n;
@@ -689,7 +748,9 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
         for (size_t i = 0; i < a->h.cap; i++)
             if (a->h.v[i].critical != UINT32_MAX)
                 expand(&a->h.v[i], &t);
-        qsort(t.v, t.n, sizeof *t.v, by_key);
+        rc = sort_entries(&t.v, t.n);
+    }
+    if (!rc) {
         size_t m = 0;                          /* equal keys summed */
         for (size_t i = 0; i < t.n; i++) {
             if (m && t.v[m - 1].kind == t.v[i].kind && t.v[m - 1].ab == t.v[i].ab && t.v[m - 1].value == t.v[i].value) {
