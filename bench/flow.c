@@ -5,10 +5,11 @@
  *
  * Each round, on this thread, interleaved:
  *   full — what `kreport analyze -j 1 --format md,json,csv` does: load the
- *          capture (every input file), every analysis, REPORT.md,
- *          analysis.json and both CSVs;
+ *          capture (every input file) with the waves streamed through the
+ *          analyses, REPORT.md, analysis.json and both CSVs;
  *   flow — the part of that work the flow analyses are: an_waits_compute,
- *          an_hidden_compute, an_phases_compute and their Markdown and JSON
+ *          an_hidden_compute, an_phases_compute (on the capture loaded
+ *          whole, once, outside the timing) and their Markdown and JSON
  *          sections.
  * Time is this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so other load
  * on a shared machine disturbs it far less than wall time. Prints the
@@ -22,6 +23,7 @@
 
 #include "analyzer/analysis.h"
 #include "bundle/capture.h"
+#include "cli/streamed.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "report/doc.h"
@@ -53,9 +55,10 @@ static int full_run(const char *dir, size_t *bytes)
     bo.threads = 1;
     bo.skip_wstates = 1;
     kr_capture *c = NULL;
+    an_stream *stream = NULL;
     kr_err err;
     kr_err_clear(&err);
-    if (bundle_capture_load(dir, &bo, &c, &err)) {
+    if (cli_load_streamed(dir, &bo, 0, 0, &c, &stream, &err)) {
         char msg[1024];
         kr_err_format(&err, msg, sizeof msg);
         fprintf(stderr, "bench_flow: %s\n", msg);
@@ -64,7 +67,9 @@ static int full_run(const char *dir, size_t *bytes)
     an_analysis_opts ao = {0};
     ao.threads = 1;
     an_analysis a;
-    if (an_analyze(c, &ao, &a)) {
+    int arc = cli_analyze_loaded(stream, c, &ao, &a);
+    an_stream_free(stream);
+    if (arc) {
         bundle_capture_free(c);
         return -1;
     }
