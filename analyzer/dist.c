@@ -103,3 +103,87 @@ void an_dist_of_counts(const uint64_t *value, const uint64_t *count, size_t nval
     out->p50 = rank_of_counts(value, count, nvalues, an_dist_index((size_t)n, 50));
     out->p90 = rank_of_counts(value, count, nvalues, an_dist_index((size_t)n, 90));
 }
+
+/* The value of 0-based rank k of the multiset v[lo .. hi) × c[lo .. hi)
+ * (k below its total count); reorders the pairs together so that
+ * v[lo .. *eq_lo) are smaller than the value, v[*eq_lo .. *eq_hi) equal and
+ * v[*eq_hi .. hi) larger; *below and *upto are the counts of
+ * v[lo .. *eq_lo) and v[lo .. *eq_hi). */
+static uint64_t select_weighted(uint64_t *v, uint64_t *c, size_t lo, size_t hi, uint64_t k, size_t *eq_lo,
+                                size_t *eq_hi, uint64_t *below, uint64_t *upto)
+{
+    uint64_t skipped = 0;                /* count of the elements left of lo */
+    while (hi - lo > 1) {
+        uint64_t p = med3(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
+        size_t lt = lo, i = lo, gt = hi;
+        uint64_t wlt = 0, weq = 0;
+        while (i < gt) {
+            uint64_t x = v[i], y = c[i];
+            if (x < p) {
+                v[i] = v[lt];
+                c[i] = c[lt];
+                v[lt] = x;
+                c[lt] = y;
+                wlt += y;
+                lt++;
+                i++;
+            } else if (x > p) {
+                gt--;
+                v[i] = v[gt];
+                c[i] = c[gt];
+                v[gt] = x;
+                c[gt] = y;
+            } else {
+                weq += y;
+                i++;
+            }
+        }
+        if (k < wlt) {
+            hi = lt;
+        } else if (k - wlt < weq) {
+            *eq_lo = lt;
+            *eq_hi = gt;
+            *below = skipped + wlt;
+            *upto = skipped + wlt + weq;
+            return p;
+        } else {
+            k -= wlt + weq;
+            skipped += wlt + weq;
+            lo = gt;
+        }
+    }
+    *eq_lo = lo;
+    *eq_hi = lo + 1;
+    *below = skipped;
+    *upto = skipped + c[lo];
+    return v[lo];
+}
+
+void an_dist_of_weighted(uint64_t *value, uint64_t *count, size_t n, an_dist *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return;
+    uint64_t total = 0, min = value[0], max = value[0];
+    for (size_t i = 0; i < n; i++) {
+        total += count[i];
+        if (value[i] < min)
+            min = value[i];
+        if (value[i] > max)
+            max = value[i];
+    }
+    out->n = total;
+    out->min = min;
+    out->max = max;
+    size_t lt, gt, lt2, gt2;
+    uint64_t below, upto, below2, upto2;
+    uint64_t k10 = an_dist_index((size_t)total, 10), k50 = an_dist_index((size_t)total, 50),
+             k90 = an_dist_index((size_t)total, 90);
+    out->p50 = select_weighted(value, count, 0, n, k50, &lt, &gt, &below, &upto);
+    /* ranks below `below` lie in value[0 .. lt), ranks from `upto` on in
+     * value[gt .. n): disjoint ranges, so the selections do not disturb
+     * each other */
+    out->p10 = k10 >= below ? out->p50 : select_weighted(value, count, 0, lt, k10, &lt2, &gt2, &below2, &upto2);
+    out->p90 = k90 < upto ? out->p50
+                          : select_weighted(value, count, gt, n, k90 - upto, &lt2, &gt2, &below2, &upto2);
+}

@@ -25,6 +25,12 @@ void an_dist_of(uint64_t *v, size_t n, an_dist *out);
  * Cost: linear in nvalues. */
 void an_dist_of_counts(const uint64_t *value, const uint64_t *count, size_t nvalues, an_dist *out);
 
+/* The same from unsorted (value, count) pairs: value[i] occurs
+ * count[i] >= 1 times (values may repeat, in any order); both arrays are
+ * reordered together. Gives what an_dist_of gives on the expanded
+ * multiset. Cost: expected linear in n (weighted selection). */
+void an_dist_of_weighted(uint64_t *value, uint64_t *count, size_t n, an_dist *out);
+
 /* The p-th percentile (0 < p <= 100) of sorted v[0..n), n >= 1. */
 uint64_t an_dist_rank(const uint64_t *v, size_t n, unsigned p);
 /* Its index in the sorted sample: ceil(p·n/100) − 1, clamped to [0, n). */

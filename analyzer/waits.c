@@ -1,7 +1,8 @@
 /* waits.c — see waits.h. Linear in records and links: records are bucketed
  * by LineNumber; links are counted into a hash table of distinct links
- * (memory follows the distinct values, not the links), which is expanded
- * and sorted once at the end for the sums and order statistics. */
+ * (memory follows the distinct values, not the links), which is bucketed
+ * by row once at the end (counting sorts) for the sums and order
+ * statistics (weighted selection). */
 #include "analyzer/waits.h"
 
 #include <stdlib.h>
@@ -109,6 +110,12 @@ static int release(fifos *f, const uint32_t *prod, uint32_t n, uint32_t rec, lve
     return 0;
 }
 
+/* line, or nlines when out of range (an index into fifos.need). */
+static inline uint32_t line_in(uint32_t line, uint32_t nlines)
+{
+    return line < nlines ? line : nlines;
+}
+
 int an_waits_place(const kr_capture *c, const kr_wave *w, const kr_wait_entry *waits, size_t nwaits,
                    const uint32_t *producers, an_link **links, size_t *nlinks, uint64_t *unplaced)
 {
@@ -117,7 +124,7 @@ int an_waits_place(const kr_capture *c, const kr_wave *w, const kr_wait_entry *w
     fifos f;
     memset(&f, 0, sizeof f);
     f.nlines = c->nline_map ? (uint32_t)c->nline_map : 1;
-    f.need = calloc(f.nlines, 1);
+    f.need = calloc((size_t)f.nlines + 1, 1);   /* need[nlines] = 0 stands for any line out of range */
     f.head = malloc(f.nlines * sizeof *f.head);
     f.tail = malloc(f.nlines * sizeof *f.tail);
     f.next = malloc((w->ninsts ? w->ninsts : 1) * sizeof *f.next);
@@ -144,9 +151,16 @@ int an_waits_place(const kr_capture *c, const kr_wave *w, const kr_wait_entry *w
     const uint32_t nlines = f.nlines;
     const kr_inst *rec = w->insts, *last = w->ninsts ? w->insts + w->ninsts : w->insts;
     for (; rec < last && e < nwaits; rec++) {
+        /* most records are not memory instructions: skip them four at a time */
+        while (last - rec >= 4 && !(need[line_in(rec[0].line, nlines)] | need[line_in(rec[1].line, nlines)] |
+                                    need[line_in(rec[2].line, nlines)] | need[line_in(rec[3].line, nlines)]))
+            rec += 4;
+        if (rec == last)
+            break;
+        while (!need[line_in(rec->line, nlines)])   /* then one at a time */
+            if (++rec == last)
+                goto done;
         uint32_t line = rec->line;
-        if (line >= nlines || !need[line])
-            continue;                         /* most records: not a memory instruction */
         size_t i = (size_t)(rec - w->insts);
         if (line == waits[e].wait_line) {
             /* the next execution of the wait line is the entry's */
@@ -172,6 +186,7 @@ int an_waits_place(const kr_capture *c, const kr_wave *w, const kr_wait_entry *w
             f.tail[line] = (uint32_t)i;
         }
     }
+done:
     for (; e < nwaits; e++)               /* no execution of the wait left */
         lost += waits[e].n;
     fifos_free(&f);
@@ -232,14 +247,14 @@ int an_waits_wave_links(const kr_capture *c, const kr_wave *w, an_link **links, 
  * Links are not kept: each distinct link (wait row, producer row,
  * distances, stall, critical) is counted once in a hash table, so memory
  * follows the distinct links, not the links, and the figures do not depend
- * on the order the waves come in. At the end the table is expanded into the
- * per-row sums and the histograms the order statistics need
- * (an_dist_of_counts gives what an_dist_of gives on the same multiset). */
+ * on the order the waves come in. At the end the table gives the per-row
+ * sums and the samples the order statistics need (see "finishing"). */
 
 typedef struct lent {
     uint32_t w, p;                   /* wait row, producer row */
     uint64_t dinst, dcyc, stall;
     uint32_t critical;               /* 0 or 1; UINT32_MAX: empty slot */
+    uint32_t hash;                   /* link_hash, kept for growing */
     uint64_t count;                  /* links */
     uint64_t waited;                 /* of them, the first of their row in their wait execution */
 } lent;
@@ -249,26 +264,29 @@ typedef struct lmap {
     size_t cap, n;                   /* cap a power of two, n used */
 } lmap;
 
-static uint64_t mix(uint64_t x)
+/* The key fields multiplied by odd constants, folded (one multiply per
+ * field, then a final mix of the high bits into the low ones). */
+static uint32_t link_hash(const lent *k)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
+    uint64_t h = ((uint64_t)k->w << 32 | k->p) * 0x9e3779b97f4a7c15ull;
+    h ^= k->dinst * 0xc2b2ae3d27d4eb4full;
+    h ^= k->dcyc * 0x165667b19e3779f9ull;
+    h ^= (k->stall << 1 | k->critical) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return (uint32_t)(h >> 32);
 }
 
 static int same_link(const lent *e, const lent *k)
 {
-    return e->w == k->w && e->p == k->p && e->dinst == k->dinst && e->dcyc == k->dcyc && e->stall == k->stall &&
-           e->critical == k->critical;
+    return e->hash == k->hash && e->w == k->w && e->p == k->p && e->dinst == k->dinst && e->dcyc == k->dcyc &&
+           e->stall == k->stall && e->critical == k->critical;
 }
 
+/* The slot of k (k->hash set): its entry or the empty slot it goes to. */
 static size_t slot_of(const lmap *m, const lent *k)
 {
-    uint64_t h = mix(((uint64_t)k->w << 32 | k->p) ^ mix(k->dinst * 0x9e3779b97f4a7c15ull + k->dcyc) ^
-                     (k->stall << 1 | k->critical));
-    size_t mask = m->cap - 1, i = (size_t)h & mask;
+    size_t mask = m->cap - 1, i = (size_t)k->hash & mask;
     while (m->v[i].critical != UINT32_MAX && !same_link(&m->v[i], k))
         i = (i + 1) & mask;
     return i;
@@ -285,14 +303,20 @@ static int grow(lmap *m)
     size_t ocap = m->cap;
     m->v = v;
     m->cap = cap;
-    for (size_t i = 0; i < ocap; i++)
-        if (old[i].critical != UINT32_MAX)
-            m->v[slot_of(m, &old[i])] = old[i];
+    size_t mask = cap - 1;
+    for (size_t i = 0; i < ocap; i++)     /* distinct keys: the first empty slot */
+        if (old[i].critical != UINT32_MAX) {
+            size_t j = (size_t)old[i].hash & mask;
+            while (v[j].critical != UINT32_MAX)
+                j = (j + 1) & mask;
+            v[j] = old[i];
+        }
     free(old);
     return 0;
 }
 
-/* Adds count links (waited of them first of their row) like k. */
+/* Adds count links (waited of them first of their row) like k (k->hash
+ * set). */
 static int add_link(lmap *m, const lent *k, uint64_t count, uint64_t waited)
 {
     if (4 * (m->n + 1) > 3 * m->cap && grow(m))
@@ -323,19 +347,6 @@ static int latency_rank(const kr_capture *c, const kr_inst *x)
     kr_class k = c->rows[x->row].cls;
     return k == KR_CLASS_VMEM || k == KR_CLASS_FLAT ? 2 : k == KR_CLASS_SMEM ? 1 : 0;
 }
-
-/* Histogram kinds of the expanded table: a = wait row (W_*, WP_*) or
- * producer row (P_*); b = producer row (WP_*) or 0. W_* and P_STALL count
- * critical links only; H_PAIR entries carry the per-(wait, producer) sums. */
-enum { H_W_DINST, H_W_DCYC, H_W_STALL, H_W_OBS, H_WP_DINST, H_WP_DCYC, H_P_STALL, H_P_DCYC, H_PAIR };
-
-typedef struct hent {
-    uint64_t ab;                     /* a << 32 | b */
-    uint64_t value;                  /* the value counted (0 for H_PAIR) */
-    uint32_t kind;
-    uint64_t count;                  /* links with this value (H_PAIR: links) */
-    uint64_t waited, critical, stall;   /* H_PAIR only */
-} hent;
 
 /* Links of one wave (critical: see waits.h), grouped by wait execution. */
 static int collect_wave(const kr_capture *c, size_t wi, const an_link *lk, size_t n, lmap *m)
@@ -370,7 +381,8 @@ static int collect_wave(const kr_capture *c, size_t wi, const an_link *lk, size_
             uint64_t dcyc = wr->time > issue ? wr->time - issue : 0;
             int critical = !crit_done && lk[k].prod_rec == crit;
             crit_done |= critical;
-            lent key = {wr->row, pr->row, dinst, dcyc, wr->stall, (uint32_t)critical, 0, 0};
+            lent key = {wr->row, pr->row, dinst, dcyc, wr->stall, (uint32_t)critical, 0, 0, 0};
+            key.hash = link_hash(&key);
             if (add_link(m, &key, 1, (uint64_t)first))
                 return KR_INTERNAL;
         }
@@ -405,155 +417,84 @@ static int rank_top(const void *a, const void *b)
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
-/* The used entries, sorted by (kind, a, b, value): each histogram is a run
- * with its values ascending. */
-static int by_key(const void *a, const void *b)
+/* ---- finishing ----
+ *
+ * The distinct links are bucketed by producer row, then (stably) by wait
+ * row, with two counting sorts: a wait row's links form one run of the
+ * wait order, and within it each producer's links one run, producers
+ * ascending; a producer row's links form one run of the producer order.
+ * Sums come from one pass over the runs; order statistics are weighted
+ * selections over (value, count) pairs gathered from a run
+ * (an_dist_of_weighted gives what an_dist_of gives on the same multiset). */
+
+typedef struct fin {
+    const lent *v;                   /* the table's slots */
+    uint32_t *byp, *byw;             /* distinct links by producer row; by (wait row, producer row) */
+    uint32_t *pstart, *wstart;       /* per row r: run [start[r], start[r + 1]) */
+    uint64_t *val, *cnt;             /* scratch for one sample */
+} fin;
+
+enum { V_DINST, V_DCYC, V_STALL, V_OBS };
+
+static uint64_t value_of(const lent *l, int what)
 {
-    const hent *x = a, *y = b;
-    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
-    if (x->ab != y->ab) return x->ab < y->ab ? -1 : 1;
-    return (x->value > y->value) - (x->value < y->value);
+    switch (what) {
+    case V_DINST: return l->dinst;
+    case V_DCYC: return l->dcyc;
+    case V_STALL: return l->stall;
+    default: return l->dcyc + l->stall;
+    }
 }
 
-/* by_key's order on a 128-bit key: (kind, a, b) packed into hi — rows are
- * below KR_MAX_CODE_ROWS = 2^23 — and the value. */
-typedef struct skey {
-    uint64_t hi, value;
-    size_t i;
-} skey;
-
-#define SKEY_LT(x, y) ((x)->hi < (y)->hi || ((x)->hi == (y)->hi && (x)->value < (y)->value))
-
-/* Sorts v[0 .. n) in by_key order: a bottom-up merge sort of packed keys
- * (an inline comparison instead of qsort's callback, which dominated the
- * finish step), then one permutation of the entries. 0 or KR_INTERNAL. */
-static int sort_entries(hent **pv, size_t n)
+/* The sample of `what` over the links idx[lo .. hi) (critical ones only
+ * when crit_only) into out. */
+static void sample(fin *f, const uint32_t *idx, size_t lo, size_t hi, int crit_only, int what, an_dist *out)
 {
-    if (n < 2)
-        return 0;
-    hent *v = *pv;
-    for (size_t i = 0; i < n; i++)
-        if ((v[i].ab >> 32) >= (1u << 23) || (v[i].ab & 0xffffffffu) >= (1u << 23) || v[i].kind >= (1u << 17)) {
-            qsort(v, n, sizeof *v, by_key);       /* keys that do not pack */
-            return 0;
-        }
-    skey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
-    hent *out = malloc(n * sizeof *out);
-    if (!k || !tmp || !out) {
-        free(k);
-        free(tmp);
-        free(out);
-        return KR_INTERNAL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        k[i].hi = (uint64_t)v[i].kind << 46 | (v[i].ab >> 32) << 23 | (v[i].ab & 0xffffffffu);
-        k[i].value = v[i].value;
-        k[i].i = i;
-    }
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t a = lo, b = mid, o = lo;
-            while (a < mid && b < hi)
-                tmp[o++] = SKEY_LT(&k[b], &k[a]) ? k[b++] : k[a++];
-            while (a < mid)
-                tmp[o++] = k[a++];
-            while (b < hi)
-                tmp[o++] = k[b++];
-        }
-        skey *x = k;
-        k = tmp;
-        tmp = x;
-    }
-    for (size_t i = 0; i < n; i++)
-        out[i] = v[k[i].i];
-    free(k);
-    free(tmp);
-    free(v);
-    *pv = out;
-    return 0;
-}
-
-typedef struct table {
-    hent *v;
-    size_t n;
-    size_t start[H_PAIR + 2];        /* kind k is v[start[k] .. start[k + 1]) */
-    uint64_t *val, *cnt;             /* scratch for one histogram */
-} table;
-
-/* The histogram (kind, a, b) into out (empty sample when absent). */
-static void dist_of(table *t, uint32_t kind, uint32_t a, uint32_t b, an_dist *out)
-{
-    uint64_t ab = (uint64_t)a << 32 | b;
-    size_t lo = t->start[kind], hi = t->start[kind + 1];
-    while (lo < hi) {                  /* first entry with key >= ab */
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->v[mid].ab < ab)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
     size_t k = 0;
-    for (size_t i = lo; i < t->start[kind + 1] && t->v[i].ab == ab; i++, k++) {
-        t->val[k] = t->v[i].value;
-        t->cnt[k] = t->v[i].count;
+    for (size_t i = lo; i < hi; i++) {
+        const lent *l = &f->v[idx[i]];
+        if (crit_only && !l->critical)
+            continue;
+        f->val[k] = value_of(l, what);
+        f->cnt[k] = l->count;
+        k++;
     }
-    an_dist_of_counts(t->val, t->cnt, k, out);
+    an_dist_of_weighted(f->val, f->cnt, k, out);
 }
 
-static void put(table *t, uint32_t kind, uint32_t a, uint32_t b, uint64_t value, uint64_t count)
+/* Counting sort of idx[0 .. n) into out by the row key(v[idx[i]]) (stable);
+ * start[0 .. nrows] receives the run bounds. */
+static void bucket(const lent *v, const uint32_t *idx, size_t n, int by_wait, size_t nrows, uint32_t *start,
+                   uint32_t *out)
 {
-    hent *e = &t->v[t->n++];
-    memset(e, 0, sizeof *e);
-    e->kind = kind;
-    e->ab = (uint64_t)a << 32 | b;
-    e->value = value;
-    e->count = count;
+    memset(start, 0, (nrows + 1) * sizeof *start);
+    for (size_t i = 0; i < n; i++)
+        start[(by_wait ? v[idx[i]].w : v[idx[i]].p) + 1]++;
+    for (size_t r = 1; r <= nrows; r++)
+        start[r] += start[r - 1];
+    for (size_t i = 0; i < n; i++)
+        out[start[by_wait ? v[idx[i]].w : v[idx[i]].p]++] = idx[i];
+    for (size_t r = nrows; r > 0; r--)    /* undo the fill: start[r] = first of row r */
+        start[r] = start[r - 1];
+    start[0] = 0;
 }
 
-/* A distinct link's contributions to the sums and histograms. */
-static void expand(const lent *l, table *t)
+static int executed_wait(const kr_code_row *r)
 {
-    put(t, H_PAIR, l->w, l->p, 0, l->count);
-    hent *pair = &t->v[t->n - 1];
-    pair->waited = l->waited;
-    pair->critical = l->critical ? l->count : 0;
-    pair->stall = l->critical ? l->stall * l->count : 0;
-    put(t, H_WP_DINST, l->w, l->p, l->dinst, l->count);
-    put(t, H_WP_DCYC, l->w, l->p, l->dcyc, l->count);
-    put(t, H_P_DCYC, l->p, 0, l->dcyc, l->count);
-    if (l->critical) {
-        put(t, H_W_DINST, l->w, 0, l->dinst, l->count);
-        put(t, H_W_DCYC, l->w, 0, l->dcyc, l->count);
-        put(t, H_W_STALL, l->w, 0, l->stall, l->count);
-        put(t, H_W_OBS, l->w, 0, l->dcyc + l->stall, l->count);
-        put(t, H_P_STALL, l->p, 0, l->stall, l->count);
-    }
+    return !r->is_label && r->cls == KR_CLASS_WAITCNT && r->hit > 0;
 }
 
-static int build_waits(const kr_capture *c, table *t, an_waits *out)
+static int build_waits(const kr_capture *c, fin *f, an_waits *out)
 {
-    /* pairs are sorted by (wait row, producer row) */
-    const hent *pv = t->v + t->start[H_PAIR];
-    size_t np = t->start[H_PAIR + 1] - t->start[H_PAIR];
     size_t nw = 0;
-    for (size_t r = 0, i = 0; r < c->nrows; r++) {
-        int linked = 0;
-        while (i < np && (pv[i].ab >> 32) < r)
-            i++;
-        linked = i < np && (pv[i].ab >> 32) == r;
-        nw += linked || (!c->rows[r].is_label && c->rows[r].cls == KR_CLASS_WAITCNT && c->rows[r].hit > 0);
-    }
+    for (size_t r = 0; r < c->nrows; r++)
+        nw += f->wstart[r + 1] > f->wstart[r] || executed_wait(&c->rows[r]);
     out->waits = calloc(nw ? nw : 1, sizeof *out->waits);
     if (!out->waits)
         return KR_INTERNAL;
-    size_t i = 0;
     for (size_t r = 0; r < c->nrows; r++) {
-        size_t lo = i;
-        while (i < np && (pv[i].ab >> 32) == r)
-            i++;
-        size_t hi = i;
-        if (lo == hi && !(!c->rows[r].is_label && c->rows[r].cls == KR_CLASS_WAITCNT && c->rows[r].hit > 0))
+        size_t lo = f->wstart[r], hi = f->wstart[r + 1];
+        if (lo == hi && !executed_wait(&c->rows[r]))
             continue;
         an_wait *wt = &out->waits[out->nwaits++];
         wt->row = (uint32_t)r;
@@ -562,26 +503,39 @@ static int build_waits(const kr_capture *c, table *t, an_waits *out)
         wt->stall = c->rows[r].stall;
         if (lo == hi)
             continue;
-        wt->producers = calloc(hi - lo, sizeof *wt->producers);
+        size_t np = 1;
+        for (size_t k = lo + 1; k < hi; k++)
+            np += f->v[f->byw[k]].p != f->v[f->byw[k - 1]].p;
+        wt->producers = calloc(np, sizeof *wt->producers);
         if (!wt->producers)
             return KR_INTERNAL;
-        wt->nproducers = hi - lo;
+        an_wait_producer *p = wt->producers - 1;
         for (size_t k = lo; k < hi; k++) {
-            an_wait_producer *p = &wt->producers[k - lo];
-            p->row = (uint32_t)pv[k].ab;
-            p->vaddr = c->rows[p->row].vaddr;
-            p->links = pv[k].count;
-            p->waited = pv[k].waited;
-            p->critical = pv[k].critical;
-            p->stall = pv[k].stall;
-            wt->links += p->links;
-            wt->linked += p->critical;
-            wt->attributed += p->stall;
+            const lent *l = &f->v[f->byw[k]];
+            if (k == lo || l->p != p->row) {
+                p++;
+                p->row = l->p;
+                p->vaddr = c->rows[l->p].vaddr;
+            }
+            p->links += l->count;
+            p->waited += l->waited;
+            if (l->critical) {
+                p->critical += l->count;
+                p->stall += l->stall * l->count;
+            }
         }
-        dist_of(t, H_W_DINST, (uint32_t)r, 0, &wt->dist_insts);
-        dist_of(t, H_W_DCYC, (uint32_t)r, 0, &wt->dist_cycles);
-        dist_of(t, H_W_STALL, (uint32_t)r, 0, &wt->exposed);
-        dist_of(t, H_W_OBS, (uint32_t)r, 0, &wt->observed);
+        wt->nproducers = np;
+        for (size_t s = 0; s < np; s++) {
+            wt->links += wt->producers[s].links;
+            wt->linked += wt->producers[s].critical;
+            wt->attributed += wt->producers[s].stall;
+        }
+        out->links += wt->links;
+        out->attributed += wt->attributed;
+        sample(f, f->byw, lo, hi, 1, V_DINST, &wt->dist_insts);
+        sample(f, f->byw, lo, hi, 1, V_DCYC, &wt->dist_cycles);
+        sample(f, f->byw, lo, hi, 1, V_STALL, &wt->exposed);
+        sample(f, f->byw, lo, hi, 1, V_OBS, &wt->observed);
         wt->earlier_cycles = wt->exposed.p50;
         if (wt->dist_cycles.n && wt->dist_cycles.p50 > 0) {
             wt->has_extra = 1;
@@ -594,79 +548,80 @@ static int build_waits(const kr_capture *c, table *t, an_waits *out)
     /* per-producer distances, for the waits that are reported */
     for (size_t k = 0; k < out->nwaits && k < out->n; k++) {
         an_wait *wt = &out->waits[k];
+        size_t lo = f->wstart[wt->row], hi = f->wstart[wt->row + 1];
         for (size_t s = 0; s < wt->nproducers; s++) {
             an_wait_producer *p = &wt->producers[s];
-            dist_of(t, H_WP_DINST, wt->row, p->row, &p->dist_insts);
-            dist_of(t, H_WP_DCYC, wt->row, p->row, &p->dist_cycles);
+            size_t a = lo, b = hi;           /* the producer's run: first link with p >= row */
+            while (a < b) {
+                size_t mid = a + (b - a) / 2;
+                if (f->v[f->byw[mid]].p < p->row)
+                    a = mid + 1;
+                else
+                    b = mid;
+            }
+            for (b = a; b < hi && f->v[f->byw[b]].p == p->row; b++)
+                ;
+            sample(f, f->byw, a, b, 0, V_DINST, &p->dist_insts);
+            sample(f, f->byw, a, b, 0, V_DCYC, &p->dist_cycles);
         }
     }
     return 0;
 }
 
-static int build_top(const kr_capture *c, table *t, an_waits *out)
+/* From the (wait, producer) pairs of out->waits. */
+static int build_top(const kr_capture *c, fin *f, an_waits *out)
 {
-    const hent *pv = t->v + t->start[H_PAIR];
-    size_t np = t->start[H_PAIR + 1] - t->start[H_PAIR];
-    /* the pairs of each producer row: indices sorted by (producer, wait) */
-    uint32_t *by_prod = malloc((np ? np : 1) * sizeof *by_prod);
-    uint32_t *start = calloc(c->nrows + 1, sizeof *start);
-    if (!by_prod || !start) {
-        free(by_prod);
-        free(start);
-        return KR_INTERNAL;
-    }
-    for (size_t k = 0; k < np; k++)
-        start[(uint32_t)pv[k].ab + 1]++;
-    for (size_t r = 1; r <= c->nrows; r++)
-        start[r] += start[r - 1];
     size_t nprod = 0;
     for (size_t r = 0; r < c->nrows; r++)
-        nprod += start[r + 1] > start[r];
-    for (size_t k = 0; k < np; k++)          /* stable: waits ascending within a producer */
-        by_prod[start[(uint32_t)pv[k].ab]++] = (uint32_t)k;
-    for (size_t r = c->nrows; r > 0; r--)    /* undo the fill: start[r] = first of row r */
-        start[r] = start[r - 1];
-    start[0] = 0;
+        nprod += f->pstart[r + 1] > f->pstart[r];
     out->producers = calloc(nprod ? nprod : 1, sizeof *out->producers);
-    if (!out->producers) {
-        free(by_prod);
-        free(start);
+    uint32_t *slot = malloc((c->nrows ? c->nrows : 1) * sizeof *slot);
+    uint64_t *best = calloc(2 * (nprod ? nprod : 1), sizeof *best);   /* stall, links of top_wait's pair */
+    if (!out->producers || !slot || !best) {
+        free(slot);
+        free(best);
         return KR_INTERNAL;
     }
     for (size_t r = 0; r < c->nrows; r++) {
-        size_t lo = start[r], hi = start[r + 1];
-        if (lo == hi)
+        if (f->pstart[r + 1] == f->pstart[r])
             continue;
-        an_top_producer *p = &out->producers[out->nproducers++];
+        an_top_producer *p = &out->producers[out->nproducers];
+        slot[r] = (uint32_t)out->nproducers++;
         p->row = (uint32_t)r;
         p->vaddr = c->rows[r].vaddr;
-        p->nwaits = hi - lo;
-        uint64_t best_stall = 0, best_links = 0;
-        for (size_t k = lo; k < hi; k++) {
-            const hent *e = &pv[by_prod[k]];
-            uint32_t wr = (uint32_t)(e->ab >> 32);
-            p->links += e->count;
+    }
+    for (size_t k = 0; k < out->nwaits; k++) {
+        const an_wait *wt = &out->waits[k];
+        uint32_t wr = wt->row;
+        for (size_t s = 0; s < wt->nproducers; s++) {
+            const an_wait_producer *e = &wt->producers[s];
+            size_t i = slot[e->row];
+            an_top_producer *p = &out->producers[i];
+            p->links += e->links;
             p->critical += e->critical;
             p->stall += e->stall;
-            uint64_t st = e->stall, nl = e->count;
-            int better = k == lo || st > best_stall ||
-                         (st == best_stall && (nl > best_links ||
-                          (nl == best_links && (c->rows[wr].vaddr < c->rows[p->top_wait].vaddr ||
+            p->nwaits++;
+            /* the wait it got the most stall from (ties: more links, lower vaddr, lower row) */
+            uint64_t st = e->stall, nl = e->links, bst = best[2 * i], bnl = best[2 * i + 1];
+            int better = p->nwaits == 1 || st > bst ||
+                         (st == bst && (nl > bnl ||
+                          (nl == bnl && (c->rows[wr].vaddr < c->rows[p->top_wait].vaddr ||
                            (c->rows[wr].vaddr == c->rows[p->top_wait].vaddr && wr < p->top_wait)))));
             if (better) {
                 p->top_wait = wr;
-                best_stall = st;
-                best_links = nl;
+                best[2 * i] = st;
+                best[2 * i + 1] = nl;
             }
         }
     }
-    free(by_prod);
-    free(start);
+    free(slot);
+    free(best);
     qsort(out->producers, out->nproducers, sizeof *out->producers, rank_top);
     for (size_t k = 0; k < out->nproducers && k < out->n; k++) {   /* the reported ones */
         an_top_producer *p = &out->producers[k];
-        dist_of(t, H_P_STALL, p->row, 0, &p->exposed);
-        dist_of(t, H_P_DCYC, p->row, 0, &p->dist_cycles);
+        size_t lo = f->pstart[p->row], hi = f->pstart[p->row + 1];
+        sample(f, f->byp, lo, hi, 1, V_STALL, &p->exposed);
+        sample(f, f->byp, lo, hi, 0, V_DCYC, &p->dist_cycles);
     }
     return 0;
 }
@@ -738,47 +693,36 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
     out->source = out->waves_stored && out->waves_computed ? AN_LINKS_MIXED
                 : out->waves_stored ? AN_LINKS_STORED
                 : out->waves_computed ? AN_LINKS_COMPUTED : AN_LINKS_NONE;
-    table t = {0};
-    size_t cap = 9 * (a->h.n ? a->h.n : 1);  /* at most 9 entries per distinct link */
-    t.v = malloc(cap * sizeof *t.v);
-    t.val = malloc(cap * sizeof *t.val);
-    t.cnt = malloc(cap * sizeof *t.cnt);
-    int rc = t.v && t.val && t.cnt ? 0 : KR_INTERNAL;
+    fin f = {0};
+    const lmap *m = &a->h;
+    size_t nd = m->n ? m->n : 1, nr = c->nrows;
+    f.v = m->v;
+    uint32_t *idx = malloc(nd * sizeof *idx);
+    f.byp = malloc(nd * sizeof *f.byp);
+    f.byw = malloc(nd * sizeof *f.byw);
+    f.pstart = malloc((nr + 1) * sizeof *f.pstart);
+    f.wstart = malloc((nr + 1) * sizeof *f.wstart);
+    f.val = malloc(nd * sizeof *f.val);
+    f.cnt = malloc(nd * sizeof *f.cnt);
+    int rc = idx && f.byp && f.byw && f.pstart && f.wstart && f.val && f.cnt ? 0 : KR_INTERNAL;
     if (!rc) {
-        for (size_t i = 0; i < a->h.cap; i++)
-            if (a->h.v[i].critical != UINT32_MAX)
-                expand(&a->h.v[i], &t);
-        rc = sort_entries(&t.v, t.n);
-    }
-    if (!rc) {
-        size_t m = 0;                          /* equal keys summed */
-        for (size_t i = 0; i < t.n; i++) {
-            if (m && t.v[m - 1].kind == t.v[i].kind && t.v[m - 1].ab == t.v[i].ab && t.v[m - 1].value == t.v[i].value) {
-                t.v[m - 1].count += t.v[i].count;
-                t.v[m - 1].waited += t.v[i].waited;
-                t.v[m - 1].critical += t.v[i].critical;
-                t.v[m - 1].stall += t.v[i].stall;
-            } else {
-                t.v[m++] = t.v[i];
-            }
-        }
-        t.n = m;
-        for (size_t i = 0, k = 0; k <= H_PAIR + 1; k++) {
-            while (i < t.n && t.v[i].kind < k)
-                i++;
-            t.start[k] = i;
-        }
-        for (size_t i = t.start[H_PAIR]; i < t.start[H_PAIR + 1]; i++) {
-            out->links += t.v[i].count;
-            out->attributed += t.v[i].stall;
-        }
-        rc = build_waits(c, &t, out);
+        size_t n = 0;                          /* the used slots (rows < nrows: see collect_wave) */
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->v[i].critical != UINT32_MAX)
+                idx[n++] = (uint32_t)i;
+        bucket(f.v, idx, n, 0, nr, f.pstart, f.byp);
+        bucket(f.v, f.byp, n, 1, nr, f.wstart, f.byw);
+        rc = build_waits(c, &f, out);
     }
     if (!rc)
-        rc = build_top(c, &t, out);
-    free(t.v);
-    free(t.val);
-    free(t.cnt);
+        rc = build_top(c, &f, out);
+    free(idx);
+    free(f.byp);
+    free(f.byw);
+    free(f.pstart);
+    free(f.wstart);
+    free(f.val);
+    free(f.cnt);
     if (rc) {
         an_waits_free(out);
         return rc;

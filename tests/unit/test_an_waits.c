@@ -71,6 +71,55 @@ static void test_dist(void)
     T_EQ_U64(d.p90, rank_of(r, 301, 90));
 }
 
+/* an_dist_of_weighted on (value, count) pairs against the expanded sample
+ * (rank_of on it) and a hand-worked case. */
+static void test_dist_weighted(void)
+{
+    /* values 9, 2, 5, 2 with counts 1, 3, 4, 2: sorted multiset
+     * 2 2 2 2 2 5 5 5 5 9 (n = 10): rank 1 -> 2, rank 5 -> 2, rank 9 -> 5 */
+    uint64_t v[] = {9, 2, 5, 2}, k[] = {1, 3, 4, 2};
+    an_dist d;
+    an_dist_of_weighted(v, k, 4, &d);
+    T_EQ_U64(d.n, 10);
+    T_EQ_U64(d.min, 2);
+    T_EQ_U64(d.p10, 2);
+    T_EQ_U64(d.p50, 2);
+    T_EQ_U64(d.p90, 5);
+    T_EQ_U64(d.max, 9);
+    /* one pair: every statistic is its value */
+    uint64_t v1[] = {42}, k1[] = {7};
+    an_dist_of_weighted(v1, k1, 1, &d);
+    T_EQ_U64(d.n, 7);
+    T_EQ_U64(d.p10, 42);
+    T_EQ_U64(d.p90, 42);
+    an_dist_of_weighted(NULL, NULL, 0, &d);
+    T_EQ_U64(d.n, 0);
+    T_EQ_U64(d.max, 0);
+    /* pseudo-random pairs (repeated values, counts 1..5) of several sizes */
+    uint64_t seed = 11;
+    for (size_t n = 1; n <= 200; n += 13) {
+        uint64_t val[200], cnt[200], flat[1000];
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            val[i] = (seed >> 33) % (n < 40 ? 7 : 90);
+            cnt[i] = 1 + (seed >> 20) % 5;
+            for (uint64_t j = 0; j < cnt[i]; j++)
+                flat[m++] = val[i];
+        }
+        an_dist_of_weighted(val, cnt, n, &d);
+        T_EQ_U64(d.n, m);
+        uint64_t lo = flat[0];
+        for (size_t i = 1; i < m; i++)
+            lo = flat[i] < lo ? flat[i] : lo;
+        T_EQ_U64(d.min, lo);
+        T_EQ_U64(d.p10, rank_of(flat, m, 10));
+        T_EQ_U64(d.p50, rank_of(flat, m, 50));
+        T_EQ_U64(d.p90, rank_of(flat, m, 90));
+        T_EQ_U64(d.max, rank_of(flat, m, 100));
+    }
+}
+
 enum { L_SLOAD = 1, L_LOADA, L_LOADB, L_VALU, L_DS, L_VM1, L_BOTH, L_END };
 static const tb_row prog[] = {
     {"; k", 0},
@@ -433,6 +482,7 @@ static void test_hub(void)
 int main(void)
 {
     test_dist();
+    test_dist_weighted();
     test_computed();
     test_placement();
     test_example();
