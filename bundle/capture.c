@@ -16,6 +16,7 @@
 #include "bundle/capture.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,6 +210,20 @@ typedef struct side_task {
     int run;                     /* part of this load */
 } side_task;
 
+/* Arrays of the waves a streamed load dropped, kept for the next waves to
+ * parse into (bundle_wave_spare): the memory of one group's records is
+ * touched once and refilled by the groups after it, instead of being
+ * returned to the system and faulted in again. At most `limit` arrays of
+ * each kind wait here (what the groups in flight hold); more are freed. */
+typedef struct spare_pool {
+    pthread_mutex_t mu;
+    size_t limit;
+    size_t n[BUNDLE_SPARE_KINDS];
+    void **arr[BUNDLE_SPARE_KINDS];
+    size_t *cap[BUNDLE_SPARE_KINDS];
+    size_t (*wave_cap)[BUNDLE_SPARE_KINDS];  /* per wave: capacities of its arrays */
+} spare_pool;
+
 typedef struct batch {
     kr_capture *c;
     const bundle_opts *opts;
@@ -221,6 +236,12 @@ typedef struct batch {
     kr_err *wave_errs;
     size_t *wave_err_at;         /* SIZE_MAX: this worker saw no failure */
     uint8_t *mapped;             /* per wave: records already mapped to rows */
+    /* Per worker, the buffer wave files are read into (from disk), grown
+     * to the largest file and kept across files: one first touch of its
+     * pages per worker instead of one per file. */
+    char **rbuf;
+    size_t *rcap;
+    spare_pool *pool;            /* streamed loads that drop records; else NULL */
     uint32_t *line_row;          /* LineNumber -> row of its records (§4.1), */
     size_t nline_row;            /* built once code.json is loaded */
     atomic_int code_ready;       /* line_row is ready */
@@ -270,7 +291,93 @@ static void run_side(batch *b, int id)
     }
 }
 
-static void wave_load(batch *b, size_t i, kr_err *err)
+/* The largest waiting array of every kind into sp (the pool's lock held
+ * only for the moves). */
+static void pool_take(spare_pool *p, bundle_wave_spare *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    pthread_mutex_lock(&p->mu);
+    for (int k = 0; k < BUNDLE_SPARE_KINDS; k++) {
+        if (!p->n[k])
+            continue;
+        size_t best = 0;
+        for (size_t q = 1; q < p->n[k]; q++)
+            if (p->cap[k][q] > p->cap[k][best])
+                best = q;
+        sp->arr[k] = p->arr[k][best];
+        sp->cap[k] = p->cap[k][best];
+        p->n[k]--;
+        p->arr[k][best] = p->arr[k][p->n[k]];
+        p->cap[k][best] = p->cap[k][p->n[k]];
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Array a of kind k and capacity cap back into the pool (freed when the
+ * pool is full); NULL is a no-op. Called with the lock held. */
+static void pool_put_locked(spare_pool *p, int k, void *a, size_t cap)
+{
+    if (!a)
+        return;
+    if (p->n[k] < p->limit && cap) {
+        p->arr[k][p->n[k]] = a;
+        p->cap[k][p->n[k]] = cap;
+        p->n[k]++;
+    } else {
+        free(a);
+    }
+}
+
+static void pool_put_spare(spare_pool *p, bundle_wave_spare *sp)
+{
+    pthread_mutex_lock(&p->mu);
+    for (int k = 0; k < BUNDLE_SPARE_KINDS; k++)
+        pool_put_locked(p, k, sp->arr[k], sp->cap[k]);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static spare_pool *pool_new(size_t nwaves, size_t limit)
+{
+    spare_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->limit = limit;
+    int locked = pthread_mutex_init(&p->mu, NULL) == 0, ok = locked;
+    p->wave_cap = calloc(nwaves ? nwaves : 1, sizeof *p->wave_cap);
+    for (int k = 0; k < BUNDLE_SPARE_KINDS; k++) {
+        p->arr[k] = malloc((limit ? limit : 1) * sizeof *p->arr[k]);
+        p->cap[k] = malloc((limit ? limit : 1) * sizeof *p->cap[k]);
+        ok = ok && p->arr[k] && p->cap[k];
+    }
+    if (ok && p->wave_cap)
+        return p;
+    for (int k = 0; k < BUNDLE_SPARE_KINDS; k++) {
+        free(p->arr[k]);
+        free(p->cap[k]);
+    }
+    free(p->wave_cap);
+    if (locked)
+        pthread_mutex_destroy(&p->mu);
+    free(p);
+    return NULL;
+}
+
+static void pool_free(spare_pool *p)
+{
+    if (!p)
+        return;
+    for (int k = 0; k < BUNDLE_SPARE_KINDS; k++) {
+        for (size_t q = 0; q < p->n[k]; q++)
+            free(p->arr[k][q]);
+        free(p->arr[k]);
+        free(p->cap[k]);
+    }
+    free(p->wave_cap);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
+
+static void wave_load(batch *b, size_t i, int worker, kr_err *err)
 {
     kr_capture *c = b->c;
     const kr_wave_ref *ref = &c->wave_refs[i];
@@ -282,10 +389,27 @@ static void wave_load(batch *b, size_t i, kr_err *err)
         return;
     }
     bundle_blob blob;
-    if (bundle_source_read(c->source, path, KR_MAX_FILE_BYTES, &blob, err))
+    if (!c->source) {
+        memset(&blob, 0, sizeof blob);
+        if (kr_file_read_reuse(path, KR_MAX_FILE_BYTES, &b->rbuf[worker], &b->rcap[worker], &blob.len, err))
+            return;
+        blob.data = b->rbuf[worker];     /* not owned: bundle_blob_free leaves it */
+    } else if (bundle_source_read(c->source, path, KR_MAX_FILE_BYTES, &blob, err)) {
         return;
-    int rc = b->opts->jansson_waves ? bundle_parse_wave_jansson(blob.data, blob.len, path, w, err)
-                                    : bundle_parse_wave(blob.data, blob.len, path, w, err);
+    }
+    int rc;
+    if (b->opts->jansson_waves) {
+        rc = bundle_parse_wave_jansson(blob.data, blob.len, path, w, err);
+    } else if (b->pool) {
+        bundle_wave_spare sp;
+        pool_take(b->pool, &sp);
+        rc = bundle_parse_wave_spare(blob.data, blob.len, path, w, &sp, err);
+        if (!rc)
+            memcpy(b->pool->wave_cap[i], sp.wave_cap, sizeof sp.wave_cap);
+        pool_put_spare(b->pool, &sp);
+    } else {
+        rc = bundle_parse_wave(blob.data, blob.len, path, w, err);
+    }
     size_t len = blob.len;
     bundle_blob_free(&blob);
     if (rc)
@@ -307,7 +431,7 @@ static int wave_task(batch *b, size_t i, int worker)
 {
     kr_err err;
     kr_err_clear(&err);
-    wave_load(b, i, &err);
+    wave_load(b, i, worker, &err);
     if (err.code && i < b->wave_err_at[worker]) {
         b->wave_errs[worker] = err;
         b->wave_err_at[worker] = i;
@@ -352,9 +476,26 @@ static int by_scope(const void *a, const void *b)
     return x->wave < y->wave ? -1 : x->wave > y->wave;
 }
 
-/* What the sink did not ask to keep. */
-static void drop_streams(kr_wave *w, unsigned keep)
+/* What the sink did not ask to keep: into the pool when there is one. */
+static void drop_streams(spare_pool *p, kr_wave *w, size_t i, unsigned keep)
 {
+    if (p) {
+        const size_t *cap = p->wave_cap[i];
+        pthread_mutex_lock(&p->mu);
+        if (!(keep & KR_SINK_KEEP_RECORDS)) {
+            pool_put_locked(p, BUNDLE_SPARE_INSTS, w->insts, cap[BUNDLE_SPARE_INSTS]);
+            pool_put_locked(p, BUNDLE_SPARE_WAITS, w->waits, cap[BUNDLE_SPARE_WAITS]);
+            pool_put_locked(p, BUNDLE_SPARE_PRODUCERS, w->producers, cap[BUNDLE_SPARE_PRODUCERS]);
+            w->insts = NULL;
+            w->waits = NULL;
+            w->producers = NULL;
+        }
+        if (!(keep & KR_SINK_KEEP_TIMELINES)) {
+            pool_put_locked(p, BUNDLE_SPARE_TIMELINE, w->timeline, cap[BUNDLE_SPARE_TIMELINE]);
+            w->timeline = NULL;
+        }
+        pthread_mutex_unlock(&p->mu);
+    }
     if (!(keep & KR_SINK_KEEP_RECORDS)) {
         free(w->insts);
         free(w->waits);
@@ -406,7 +547,7 @@ static void finish_group(stream_job *j, size_t g, int worker)
     if (ok)
         j->grc[g] = j->sink->group(j->sink->acc, c, j->idx + lo, hi - lo, worker);
     for (size_t k = lo; k < hi; k++)
-        drop_streams(&c->waves[j->idx[k]], j->keep);
+        drop_streams(j->b->pool, &c->waves[j->idx[k]], j->idx[k], j->keep);
 }
 
 /* Groups side by side: one task per group, its waves in turn. */
@@ -455,6 +596,15 @@ static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
                 j.gstart[j.ngroups++] = k;
         }
         j.gstart[j.ngroups] = n;
+        /* The pool holds what the groups in flight drop: the largest group
+         * per thread (nothing when the sink keeps every stream). */
+        size_t largest = 0;
+        for (size_t g = 0; g < j.ngroups; g++)
+            if (j.gstart[g + 1] - j.gstart[g] > largest)
+                largest = j.gstart[g + 1] - j.gstart[g];
+        if ((j.keep & (KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES)) !=
+            (KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES) && !b->opts->jansson_waves)
+            b->pool = pool_new(n, largest * (size_t)threads);   /* NULL: plain malloc/free */
         /* Memory follows the records of the groups in flight. When every
          * group has a wave per thread, the groups go one at a time, their
          * waves loading side by side (the group's call then runs alone);
@@ -486,6 +636,8 @@ static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
         for (size_t i = 0; i < n; i++)
             c->total_bytes += c->waves[i].bytes;
     }
+    pool_free(b->pool);
+    b->pool = NULL;
     free(keys);
     free(j.idx);
     free(j.gstart);
@@ -539,9 +691,11 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
         b->wave_errs = calloc(nworkers, sizeof *b->wave_errs);
         b->wave_err_at = malloc(nworkers * sizeof *b->wave_err_at);
         b->mapped = calloc(nwaves, 1);
+        b->rbuf = calloc(nworkers, sizeof *b->rbuf);
+        b->rcap = calloc(nworkers, sizeof *b->rcap);
         for (size_t k = 0; b->wave_err_at && k < nworkers; k++)
             b->wave_err_at[k] = SIZE_MAX;
-        if (!c->waves || !b->wave_errs || !b->wave_err_at || !b->mapped)
+        if (!c->waves || !b->wave_errs || !b->wave_err_at || !b->mapped || !b->rbuf || !b->rcap)
             rc = oom(err, c->dir);
         else
             c->nwaves = nwaves;  /* every slot is released by bundle_capture_free */
@@ -609,6 +763,11 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
     }
     if (!rc && opts->sink)
         rc = stream_waves(b, opts->sink, err);
+    size_t nworkers = opts->threads > 1 ? (size_t)opts->threads : 1;
+    for (size_t k = 0; b->rbuf && k < nworkers; k++)
+        free(b->rbuf[k]);
+    free(b->rbuf);
+    free(b->rcap);
     free(b->wave_errs);
     free(b->wave_err_at);
     free(b->mapped);

@@ -82,6 +82,22 @@ static int grow(void **arr, size_t *cap, size_t n, size_t elem)
     return 0;
 }
 
+/* Room for one more element of kind k: the spare array when the wave's
+ * array is still absent and a spare is there, else grow. */
+static int room(bundle_wave_spare *sp, int k, void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    if (!*arr && sp && sp->arr[k] && sp->cap[k]) {
+        *arr = sp->arr[k];
+        *cap = sp->cap[k] < KR_MAX_RECORDS_PER_WAVE ? sp->cap[k] : KR_MAX_RECORDS_PER_WAVE;
+        sp->arr[k] = NULL;
+        sp->cap[k] = 0;
+        return 0;
+    }
+    return grow(arr, cap, n, elem);
+}
+
 /* ======================================================================
  * Scanner path
  * ====================================================================== */
@@ -136,7 +152,7 @@ static int oom(bundle_scan *s)
     return kr_err_set(s->err, KR_INTERNAL, s->fname, NULL, "out of memory");
 }
 
-static int scan_insts(bundle_scan *s, kr_wave *w)
+static int scan_insts(bundle_scan *s, kr_wave *w, bundle_wave_spare *sp)
 {
     static const uint64_t max[5] = {U64_FIELD_MAX, UINT8_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
     if (bundle_scan_null(s))
@@ -156,7 +172,7 @@ static int scan_insts(bundle_scan *s, kr_wave *w)
                 too_many(s, "wave.instructions");
                 goto fail;
             }
-            if (grow((void **)&v, &cap, n, sizeof *v)) {
+            if (room(sp, BUNDLE_SPARE_INSTS, (void **)&v, &cap, n, sizeof *v)) {
                 oom(s);
                 goto fail;
             }
@@ -173,13 +189,15 @@ static int scan_insts(bundle_scan *s, kr_wave *w)
         goto fail;
     w->insts = v;
     w->ninsts = n;
+    if (sp)
+        sp->wave_cap[BUNDLE_SPARE_INSTS] = cap;
     return 0;
 fail:
     free(v);
     return s->err->code ? s->err->code : KR_INPUT;
 }
 
-static int scan_timeline(bundle_scan *s, kr_wave *w)
+static int scan_timeline(bundle_scan *s, kr_wave *w, bundle_wave_spare *sp)
 {
     static const uint64_t max[2] = {UINT8_MAX, U64_FIELD_MAX};
     if (bundle_scan_null(s))
@@ -199,7 +217,7 @@ static int scan_timeline(bundle_scan *s, kr_wave *w)
                 too_many(s, "wave.timeline");
                 goto fail;
             }
-            if (grow((void **)&v, &cap, n, sizeof *v)) {
+            if (room(sp, BUNDLE_SPARE_TIMELINE, (void **)&v, &cap, n, sizeof *v)) {
                 oom(s);
                 goto fail;
             }
@@ -212,6 +230,8 @@ static int scan_timeline(bundle_scan *s, kr_wave *w)
         goto fail;
     w->timeline = v;
     w->ntimeline = n;
+    if (sp)
+        sp->wave_cap[BUNDLE_SPARE_TIMELINE] = cap;
     return 0;
 fail:
     free(v);
@@ -261,6 +281,7 @@ static int need_element(bundle_scan *s, bundle_scan_arr *a, const char *expected
 typedef struct producers {
     uint32_t *v;
     size_t n, cap;
+    bundle_wave_spare *sp;
 } producers;
 
 static int push_producer(bundle_scan *s, producers *pr, uint64_t line)
@@ -268,7 +289,7 @@ static int push_producer(bundle_scan *s, producers *pr, uint64_t line)
     if (pr->n == pr->cap) {
         if (pr->n == KR_MAX_RECORDS_PER_WAVE)
             return too_many(s, "wave.waitcnt producers");
-        if (grow((void **)&pr->v, &pr->cap, pr->n, sizeof *pr->v))
+        if (room(pr->sp, BUNDLE_SPARE_PRODUCERS, (void **)&pr->v, &pr->cap, pr->n, sizeof *pr->v))
             return oom(s);
     }
     pr->v[pr->n++] = (uint32_t)line;
@@ -341,7 +362,7 @@ static int wait_entry_fast(bundle_scan *s, uint64_t *line, producers *pr)
     return 0;
 }
 
-static int scan_waitcnt(bundle_scan *s, kr_wave *w)
+static int scan_waitcnt(bundle_scan *s, kr_wave *w, bundle_wave_spare *sp)
 {
     if (bundle_scan_null(s))
         return 0;
@@ -349,7 +370,7 @@ static int scan_waitcnt(bundle_scan *s, kr_wave *w)
     if (bundle_scan_array_open(s, &a, "wave.waitcnt"))
         return KR_INPUT;
     kr_wait_entry *v = NULL;
-    producers pr = {0};
+    producers pr = {NULL, 0, 0, sp};
     size_t n = 0, cap = 0;
     static const char entry_shape[] = "[waitcnt_line, [[producer_line, 0], ...]]";
     static const char pair_shape[] = "[producer_line, 0]";
@@ -360,7 +381,7 @@ static int scan_waitcnt(bundle_scan *s, kr_wave *w)
                 too_many(s, "wave.waitcnt");
                 goto fail;
             }
-            if (grow((void **)&v, &cap, n, sizeof *v)) {
+            if (room(sp, BUNDLE_SPARE_WAITS, (void **)&v, &cap, n, sizeof *v)) {
                 oom(s);
                 goto fail;
             }
@@ -413,6 +434,10 @@ static int scan_waitcnt(bundle_scan *s, kr_wave *w)
     w->producers = pr.v;
     w->nproducers = pr.n;
     w->has_waitcnt = 1;
+    if (sp) {
+        sp->wave_cap[BUNDLE_SPARE_WAITS] = cap;
+        sp->wave_cap[BUNDLE_SPARE_PRODUCERS] = pr.cap;
+    }
     return 0;
 fail:
     free(v);
@@ -420,7 +445,7 @@ fail:
     return s->err->code ? s->err->code : KR_INPUT;
 }
 
-static int scan_wave_object(bundle_scan *s, kr_wave *w)
+static int scan_wave_object(bundle_scan *s, kr_wave *w, bundle_wave_spare *sp)
 {
     bundle_scan_obj o;
     if (bundle_scan_object_open(s, &o, "wave"))
@@ -457,9 +482,9 @@ static int scan_wave_object(bundle_scan *s, kr_wave *w)
             rc = bundle_scan_uint(s, UINT32_MAX, &u, "wave.slot");
             w->slot = (uint32_t)u;
             break;
-        case W_INSTRUCTIONS: rc = scan_insts(s, w); break;
-        case W_TIMELINE: rc = scan_timeline(s, w); break;
-        default: rc = scan_waitcnt(s, w); break;
+        case W_INSTRUCTIONS: rc = scan_insts(s, w, sp); break;
+        case W_TIMELINE: rc = scan_timeline(s, w, sp); break;
+        default: rc = scan_waitcnt(s, w, sp); break;
         }
         if (rc)
             return rc;
@@ -474,7 +499,7 @@ static int scan_wave_object(bundle_scan *s, kr_wave *w)
     return 0;
 }
 
-static int scan_top(bundle_scan *s, kr_wave *w)
+static int scan_top(bundle_scan *s, kr_wave *w, bundle_wave_spare *sp)
 {
     bundle_scan_obj o;
     if (bundle_scan_object_open(s, &o, "the wave file"))
@@ -518,7 +543,7 @@ static int scan_top(bundle_scan *s, kr_wave *w)
             w->se = se_from_name(str, n);
             break;
         }
-        default: rc = scan_wave_object(s, w); break;
+        default: rc = scan_wave_object(s, w, sp); break;
         }
         if (rc)
             return rc;
@@ -532,13 +557,21 @@ static int scan_top(bundle_scan *s, kr_wave *w)
 
 int bundle_parse_wave(const char *data, size_t len, const char *fname, kr_wave *out, kr_err *err)
 {
+    return bundle_parse_wave_spare(data, len, fname, out, NULL, err);
+}
+
+int bundle_parse_wave_spare(const char *data, size_t len, const char *fname, kr_wave *out,
+                            bundle_wave_spare *spare, kr_err *err)
+{
     kr_err local;
     if (!err)
         err = &local;
     wave_reset(out);
+    if (spare)
+        memset(spare->wave_cap, 0, sizeof spare->wave_cap);
     bundle_scan s;
     bundle_scan_init(&s, data, len, fname, err);
-    int rc = scan_top(&s, out);
+    int rc = scan_top(&s, out, spare);
     if (!rc)
         rc = bundle_scan_finish(&s);
     bundle_scan_free(&s);

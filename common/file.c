@@ -23,10 +23,10 @@ static const char *limit_name(uint64_t limit)
     return NULL;
 }
 
-int kr_file_read(const char *path, uint64_t limit, char **data, size_t *len, kr_err *err)
+/* Opens path for reading and checks it is a regular file within limit;
+ * returns the descriptor in *fd and the size in *size. */
+static int open_checked(const char *path, uint64_t limit, int *fd_out, size_t *size, kr_err *err)
 {
-    *data = NULL;
-    *len = 0;
     /* O_NONBLOCK: a named pipe (or device) where a file should be must not
      * block the open; it is refused below as not a regular file. */
     int fd = open(path, O_RDONLY | O_NONBLOCK);
@@ -56,12 +56,14 @@ int kr_file_read(const char *path, uint64_t limit, char **data, size_t *len, kr_
                           "file of %lld bytes exceeds the limit of %llu bytes",
                           (long long)st.st_size, (unsigned long long)limit);
     }
-    size_t cap = (size_t)st.st_size;
-    char *buf = malloc(cap + 1);
-    if (!buf) {
-        close(fd);
-        return kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory reading %zu bytes", cap);
-    }
+    *fd_out = fd;
+    *size = (size_t)st.st_size;
+    return 0;
+}
+
+/* Reads up to cap bytes of fd into buf (closing fd); *got receives the count. */
+static int read_all(int fd, const char *path, char *buf, size_t cap, size_t *got_out, kr_err *err)
+{
     size_t got = 0;
     while (got < cap) {
         ssize_t n = read(fd, buf + got, cap - got);
@@ -69,7 +71,6 @@ int kr_file_read(const char *path, uint64_t limit, char **data, size_t *len, kr_
             if (errno == EINTR)
                 continue;
             int e = errno;
-            free(buf);
             close(fd);
             return kr_err_set(err, KR_INPUT, path, NULL, "read failed: %s", strerror(e));
         }
@@ -79,9 +80,55 @@ int kr_file_read(const char *path, uint64_t limit, char **data, size_t *len, kr_
     }
     close(fd);
     buf[got] = '\0';
-    *data = buf;
-    *len = got;
+    *got_out = got;
     return 0;
+}
+
+int kr_file_read(const char *path, uint64_t limit, char **data, size_t *len, kr_err *err)
+{
+    *data = NULL;
+    *len = 0;
+    int fd;
+    size_t cap;
+    int rc = open_checked(path, limit, &fd, &cap, err);
+    if (rc)
+        return rc;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        close(fd);
+        return kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory reading %zu bytes", cap);
+    }
+    if ((rc = read_all(fd, path, buf, cap, len, err))) {
+        free(buf);
+        return rc;
+    }
+    *data = buf;
+    return 0;
+}
+
+int kr_file_read_reuse(const char *path, uint64_t limit, char **buf, size_t *cap, size_t *len, kr_err *err)
+{
+    *len = 0;
+    int fd;
+    size_t size;
+    int rc = open_checked(path, limit, &fd, &size, err);
+    if (rc)
+        return rc;
+    if (!*buf || *cap < size + 1) {
+        /* Grow only, by half again at least so a run of slowly growing
+         * files reallocates rarely; realloc remaps a large buffer, so only
+         * its new pages are touched afresh (and pages past the largest
+         * file, never). */
+        size_t ncap = *cap + *cap / 2 > size + 1 ? *cap + *cap / 2 : size + 1;
+        char *nb = realloc(*buf, ncap);
+        if (!nb) {
+            close(fd);
+            return kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory reading %zu bytes", size);
+        }
+        *buf = nb;
+        *cap = ncap;
+    }
+    return read_all(fd, path, *buf, size, len, err);
 }
 
 int kr_file_exists(const char *path) { struct stat st; return stat(path, &st) == 0; }

@@ -12,6 +12,12 @@
 #include "common/err.h"
 
 int kr_file_read(const char *path, uint64_t limit, char **data, size_t *len, kr_err *err);
+/* The same checks and bytes as kr_file_read, into a caller-kept buffer
+ * *buf of *cap bytes (NULL/0 at first) that grows (to the file and its
+ * NUL, or by half, whichever is more) when the file does not fit and is
+ * reused otherwise, so a loop over many files touches its memory once. The caller frees *buf after the last file; on error *buf
+ * stays valid (or NULL). */
+int kr_file_read_reuse(const char *path, uint64_t limit, char **buf, size_t *cap, size_t *len, kr_err *err);
 int kr_file_exists(const char *path);         /* any kind */
 int kr_is_dir(const char *path);
 int kr_is_regular(const char *path);

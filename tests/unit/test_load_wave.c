@@ -798,9 +798,96 @@ static void test_mutations(void)
     generated();
 }
 
+
+/* ---- spare arrays (bundle_parse_wave_spare) ---- */
+
+/* A malloc'd array of cap elements of size elem, filled with junk so a
+ * parse that reads stale bytes shows. */
+static void *junk(size_t cap, size_t elem)
+{
+    unsigned char *p = malloc(cap * elem);
+    for (size_t i = 0; p && i < cap * elem; i++)
+        p[i] = (unsigned char)(0xA5 ^ i);
+    return p;
+}
+
+static void test_spare(void)
+{
+    kr_err e;
+    char why[256] = "";
+    kr_wave plain = {0}, w = {0};
+    T_EQ_I64(bundle_parse_wave(FILE_A, strlen(FILE_A), "a.json", &plain, &e), 0);
+
+    /* FILE_A has 2 instructions, 3 timeline entries, 3 waitcnt entries and
+     * 4 producers. Spares: insts of 1 (too small: grows), timeline of 8
+     * (fits, the same memory is used), waits of 3 (exactly), producers of
+     * 2 (grows). */
+    bundle_wave_spare sp = {{junk(1, sizeof(kr_inst)), junk(8, sizeof(kr_tl)), junk(3, sizeof(kr_wait_entry)),
+                             junk(2, sizeof(uint32_t))}, {1, 8, 3, 2}, {0, 0, 0, 0}};
+    void *tl = sp.arr[BUNDLE_SPARE_TIMELINE], *wt = sp.arr[BUNDLE_SPARE_WAITS];
+    T_EQ_I64(bundle_parse_wave_spare(FILE_A, strlen(FILE_A), "a.json", &w, &sp, &e), 0);
+    T_CHECK(wave_same(&plain, &w, why, sizeof why));
+    for (int k = 0; k < BUNDLE_SPARE_KINDS; k++)
+        T_CHECK(sp.arr[k] == NULL && sp.cap[k] == 0);        /* every kind taken */
+    T_CHECK(w.timeline == tl);
+    T_CHECK(w.waits == wt);
+    T_EQ_U64(sp.wave_cap[BUNDLE_SPARE_TIMELINE], 8);
+    T_EQ_U64(sp.wave_cap[BUNDLE_SPARE_WAITS], 3);
+    T_EQ_U64(sp.wave_cap[BUNDLE_SPARE_INSTS], 2);           /* 1 doubled */
+    T_EQ_U64(sp.wave_cap[BUNDLE_SPARE_PRODUCERS], 4);       /* 2 doubled */
+
+    /* The wave's arrays handed back as spares for the next file (what a
+     * streaming loader does): FILE_ODD (1 instruction, 1 timeline entry,
+     * empty waitcnt) takes insts and timeline, leaves waits and producers. */
+    bundle_wave_spare next = {{w.insts, w.timeline, w.waits, w.producers},
+                              {sp.wave_cap[0], sp.wave_cap[1], sp.wave_cap[2], sp.wave_cap[3]}, {0, 0, 0, 0}};
+    kr_wave odd_plain = {0}, odd = {0};
+    T_EQ_I64(bundle_parse_wave(FILE_ODD, strlen(FILE_ODD), "o.json", &odd_plain, &e), 0);
+    T_EQ_I64(bundle_parse_wave_spare(FILE_ODD, strlen(FILE_ODD), "o.json", &odd, &next, &e), 0);
+    T_CHECK(wave_same(&odd_plain, &odd, why, sizeof why));
+    T_CHECK(next.arr[BUNDLE_SPARE_INSTS] == NULL && next.arr[BUNDLE_SPARE_TIMELINE] == NULL);
+    T_CHECK(next.arr[BUNDLE_SPARE_WAITS] == wt && next.cap[BUNDLE_SPARE_WAITS] == 3);
+    T_CHECK(next.arr[BUNDLE_SPARE_PRODUCERS] != NULL && next.cap[BUNDLE_SPARE_PRODUCERS] == 4);
+    T_CHECK(odd.waits == NULL && odd.nwaits == 0 && odd.producers == NULL);   /* [] reads as before */
+    T_EQ_U64(next.wave_cap[BUNDLE_SPARE_INSTS], 2);
+    T_EQ_U64(next.wave_cap[BUNDLE_SPARE_TIMELINE], 8);
+    T_EQ_U64(next.wave_cap[BUNDLE_SPARE_WAITS], 0);
+    bundle_wave_release(&odd);
+    bundle_wave_release(&odd_plain);
+
+    /* null arrays take nothing */
+    kr_wave n = {0};
+    T_EQ_I64(bundle_parse_wave_spare(FILE_NULLS, strlen(FILE_NULLS), "n.json", &n, &next, &e), 0);
+    T_CHECK(!n.insts && !n.timeline && !n.waits && !n.producers);
+    T_CHECK(next.arr[BUNDLE_SPARE_WAITS] == wt);
+    for (int k = 0; k < BUNDLE_SPARE_KINDS; k++)
+        T_EQ_U64(next.wave_cap[k], 0);
+    bundle_wave_release(&n);
+
+    /* An error after a spare was taken: the same error as without spares,
+     * the taken array is released with the wave, the others stay. */
+    const char *bad = "{\"wave\":{\"begin\":1,\"end\":2,\"simd\":0,\"slot\":0,\"id\":0,"
+        "\"instructions\":[[1,2,0,4,1],[2,2,0,4,2]],\"timeline\":[[1,\"x\"]]}}";
+    kr_err e1, e2;
+    kr_wave b1 = {0}, b2 = {0};
+    next.arr[BUNDLE_SPARE_INSTS] = junk(4, sizeof(kr_inst));
+    next.cap[BUNDLE_SPARE_INSTS] = 4;
+    T_EQ_I64(bundle_parse_wave(bad, strlen(bad), "b.json", &b1, &e1), KR_INPUT);
+    T_EQ_I64(bundle_parse_wave_spare(bad, strlen(bad), "b.json", &b2, &next, &e2), KR_INPUT);
+    T_EQ_STR(e2.msg, e1.msg);
+    T_EQ_STR(e2.where, e1.where);
+    T_CHECK(next.arr[BUNDLE_SPARE_INSTS] == NULL);
+    T_CHECK(next.arr[BUNDLE_SPARE_WAITS] == wt);
+    T_CHECK(b2.insts == NULL && b2.ninsts == 0);
+    for (int k = 0; k < BUNDLE_SPARE_KINDS; k++)
+        free(next.arr[k]);
+    bundle_wave_release(&plain);
+}
+
 int main(void)
 {
     test_hand_written();
+    test_spare();
     test_errors();
     test_hub();
     test_mutations();
