@@ -7,59 +7,84 @@
 
 #include "common/err.h"
 
-#define T_MATRIX 0xff                /* token type beside the §4.1 categories */
-
 typedef struct ival {
     int64_t b, e;                    /* [b, e) */
 } ival;
 
-/* A list of intervals; once condensed (util) or built by uni, sorted and
- * disjoint, with prefix sums of the lengths and a cursor for H(). */
+/* A condensed set (util or uni): sorted disjoint intervals [b, l] (l = end
+ * − 1, so the sentinels below bound every walk), pre = Σ lengths of the
+ * intervals before. v[0] = {MIN, MIN, 0} and v[n + 1] = {MAX, MAX, total}
+ * are sentinels; the intervals are v[1 .. n]. */
+typedef struct seg {
+    int64_t b, l, pre;
+} seg;
+
 typedef struct iset {
-    ival *v;
+    seg *v;
     size_t n, cap;
-    int64_t *pre;                    /* pre[k] = Σ lengths of v[0 .. k) */
-    size_t pcap;
-    size_t cur;                      /* intervals with e <= the last point asked */
 } iset;
 
-static int reserve(iset *s, size_t n)
+/* The capacity to grow to for n elements (doubling from 256), or 0 when
+ * cap already holds them. */
+static size_t grown(size_t cap, size_t n)
 {
-    if (s->cap >= n)
+    if (cap >= n)
         return 0;
-    size_t cap = s->cap ? s->cap : 256;
-    while (cap < n)
-        cap *= 2;
-    ival *v = realloc(s->v, cap * sizeof *v);
-    if (!v)
-        return KR_INTERNAL;
-    s->v = v;
-    s->cap = cap;
+    size_t c = cap ? cap : 256;
+    while (c < n)
+        c *= 2;
+    return c;
+}
+
+/* Room for n intervals and the two sentinels; the leading one is written. */
+static int reserve_set(iset *s, size_t n)
+{
+    size_t cap = grown(s->cap, n + 2);
+    if (cap) {
+        seg *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return KR_INTERNAL;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[0].b = s->v[0].l = INT64_MIN;
+    s->v[0].pre = 0;
     return 0;
 }
 
-static int reserve_pre(iset *s)
+/* Appends [b, e) to a set being written at *o with running total *acc. */
+#define EMIT(o, acc, b_, e_) do { \
+        (o)->b = (b_); \
+        (o)->l = (e_) - 1; \
+        (o)->pre = (acc); \
+        (acc) += (e_) - (b_); \
+        (o)++; \
+    } while (0)
+
+/* Ends a set written up to o: the count and the trailing sentinel. */
+static void close_set(iset *s, seg *o, int64_t acc)
 {
-    if (s->pcap >= s->n + 1)
-        return 0;
-    int64_t *p = realloc(s->pre, (s->n + 1) * sizeof *p);
-    if (!p)
-        return KR_INTERNAL;
-    s->pre = p;
-    s->pcap = s->n + 1;
-    return 0;
+    s->n = (size_t)(o - (s->v + 1));
+    o->b = o->l = INT64_MAX;
+    o->pre = acc;
 }
 
-/* pre[k] = Σ lengths of v[0 .. k); resets the cursor. */
-static int prefix_of(iset *s)
+/* A list of (begin, end) as pushed, before util(). */
+typedef struct ilist {
+    ival *v;
+    size_t n, cap;
+} ilist;
+
+static int reserve(ilist *s, size_t n)
 {
-    if (reserve_pre(s))
-        return KR_INTERNAL;
-    int64_t acc = 0, *p = s->pre;
-    *p++ = 0;
-    for (const ival *v = s->v, *end = s->n ? s->v + s->n : s->v; v < end; v++)
-        *p++ = acc += v->e - v->b;
-    s->cur = 0;
+    size_t cap = grown(s->cap, n);
+    if (cap) {
+        ival *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return KR_INTERNAL;
+        s->v = v;
+        s->cap = cap;
+    }
     return 0;
 }
 
@@ -70,19 +95,22 @@ static int by_begin(const void *a, const void *b)
 }
 
 /* The viewer's util() into out: sort by begin; a (begin, length) that starts
- * at or before the end of the last output interval adds its length to it.
- * raw holds (begin, begin + length) as `nruns` runs, one per wave, each
- * sorted by begin when `ordered` (§4.2: time[i+1] >= time[i] + stall[i]);
- * ends[r] is the end of run r (ends is overwritten). Sorted runs are
- * merged pairwise (stable) through tmp down to two, which are merged while
- * condensing; otherwise the list is sorted whole. raw's buffer may be
- * swapped with tmp's. */
-static int util(iset *raw, size_t *ends, size_t nruns, int ordered, iset *tmp, iset *out)
+ * at or before the end of the open output interval adds its length to it,
+ * any other one opens a new interval. The order of equal begins does not
+ * change the result (after the first of them, the others all extend the
+ * same interval). raw holds (begin, begin + length) as `nruns` runs, one
+ * per wave, each sorted by begin when `ordered`; ends[r] is the end of run
+ * r (ends is overwritten). Sorted runs are merged pairwise through tmp
+ * down to two, which are merged while condensing; otherwise the list is
+ * sorted whole. raw's buffer may be swapped with tmp's. */
+static int util(ilist *raw, size_t *ends, size_t nruns, int ordered, ilist *tmp, iset *out)
 {
-    out->n = 0;
-    out->cur = 0;
-    if (raw->n == 0)
-        return reserve_pre(out);
+    if (reserve_set(out, raw->n))
+        return KR_INTERNAL;
+    if (raw->n == 0) {
+        close_set(out, out->v + 1, 0);
+        return 0;
+    }
     if (!ordered) {
         qsort(raw->v, raw->n, sizeof *raw->v, by_begin);
         nruns = 1;
@@ -113,134 +141,134 @@ static int util(iset *raw, size_t *ends, size_t nruns, int ordered, iset *tmp, i
         tmp->v = v;
         tmp->cap = cap;
     }
-    if (reserve(out, raw->n))
-        return KR_INTERNAL;
     /* the last two runs (or the one) merged on the fly into the condensing */
     size_t split = nruns == 2 ? ends[0] : raw->n;
-    const ival *x = raw->v, *xm = split ? raw->v + split : raw->v, *y = xm,
-               *ye = raw->n ? raw->v + raw->n : raw->v;
-    ival *o = out->v;
-    int64_t ob = x < xm ? x->b : y->b, oe = ob;   /* the open output interval [ob, oe) */
-    while (x < xm || y < ye) {
-        const ival *v = (y >= ye || (x < xm && x->b <= y->b)) ? x++ : y++;
+    const ival *x = raw->v, *xm = raw->v + split, *y = xm, *ye = raw->v + raw->n;
+    seg *o = out->v + 1;
+    int64_t acc = 0;
+    /* the open output interval [ob, oe), from the smallest begin */
+    int64_t ob = (x < xm && (y >= ye || x->b <= y->b)) ? x->b : y->b, oe = ob;
+    for (;;) {
+        const ival *v;
+        if (x < xm && (y >= ye || x->b <= y->b))
+            v = x++;
+        else if (y < ye)
+            v = y++;
+        else
+            break;
         if (v->b > oe) {
-            o->b = ob;
-            o->e = oe;
-            o++;
+            EMIT(o, acc, ob, oe);
             ob = v->b;
             oe = v->e;
         } else {
             oe += v->e - v->b;
         }
     }
-    o->b = ob;
-    o->e = oe;
-    o++;
-    out->n = (size_t)(o - out->v);
-    return prefix_of(out);
+    EMIT(o, acc, ob, oe);
+    close_set(out, o, acc);
+    return 0;
 }
 
-/* Ordinary union of two sorted disjoint sets; zero-length intervals dropped. */
+/* Ordinary union of two condensed sets; zero-length intervals dropped
+ * (inside the open interval they change nothing, outside it they are
+ * skipped). */
 static int uni(const iset *x, const iset *y, iset *out)
 {
-    if (reserve(out, x->n + y->n + 1))
+    if (reserve_set(out, x->n + y->n))
         return KR_INTERNAL;
-    /* An empty set may have no storage yet (v == NULL): no pointer arithmetic on it. */
-    const ival *a = x->v, *ae = x->n ? x->v + x->n : x->v, *b = y->v, *be = y->n ? y->v + y->n : y->v;
-    ival *o = out->v;
-    int have = 0;
-    int64_t cb = 0, ce = 0;                 /* the open output interval */
-    while (a < ae || b < be) {
-        const ival *nx = (b >= be || (a < ae && a->b <= b->b)) ? a++ : b++;
-        if (nx->e <= nx->b)
-            continue;
-        if (have && nx->b <= ce) {
-            if (nx->e > ce)
-                ce = nx->e;
-        } else {
-            if (have) {
-                o->b = cb;
-                o->e = ce;
-                o++;
+    /* both end in a MAX sentinel, so the merge needs no bounds */
+    const seg *a = x->v + 1, *b = y->v + 1;
+    seg *o = out->v + 1;
+    int64_t acc = 0;
+    int64_t cb = INT64_MIN, ce = INT64_MIN;   /* the open output interval [cb, ce); none yet */
+    for (;;) {
+        const seg *nx = a->b <= b->b ? a++ : b++;
+        if (nx->b == INT64_MAX)
+            break;
+        int64_t e = nx->l + 1;
+        if (nx->b > ce) {
+            if (e > nx->b) {
+                if (cb != INT64_MIN)
+                    EMIT(o, acc, cb, ce);
+                cb = nx->b;
+                ce = e;
             }
-            cb = nx->b;
-            ce = nx->e;
-            have = 1;
+        } else if (e > ce) {
+            ce = e;
         }
     }
-    if (have) {
-        o->b = cb;
-        o->e = ce;
-        o++;
-    }
-    out->n = (size_t)(o - out->v);
-    return prefix_of(out);
+    if (cb != INT64_MIN)
+        EMIT(o, acc, cb, ce);
+    close_set(out, o, acc);
+    return 0;
 }
 
-/* Moves the cursor to the first interval with e > x (binary search). */
-static void seek(iset *s, int64_t x)
+/* The first interval (index in 1 .. n + 1) whose end is after x. Points
+ * are times or sums of times and cycles: >= 0 (§4 field ranges), so the
+ * sentinels stop every walk. */
+static size_t seek(const iset *s, int64_t x)
 {
-    size_t lo = 0, hi = s->n;
+    size_t lo = 1, hi = s->n + 1;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->v[mid].e > x)
+        if (s->v[mid].l >= x)
             hi = mid;
         else
             lo = mid + 1;
     }
-    s->cur = lo;
+    return lo;
 }
 
-/* |s ∩ (−∞, x)| into out, with the cursor k (intervals before it end at or
- * before x) walked from the last point asked: the points of one wave arrive
- * almost in order, so the walk is short. A macro over locals: this is the
- * innermost loop of the analysis. */
-#define COVERED(v, n, pre, k, x, out) do { \
-        while ((k) > 0 && (v)[(k) - 1].e > (x)) (k)--; \
-        while ((k) < (n) && (v)[(k)].e <= (x)) (k)++; \
-        (out) = (pre)[(k)]; \
-        if ((k) < (n) && (x) > (v)[(k)].b) (out) += (x) - (v)[(k)].b; \
-    } while (0)
+/* |s ∩ (−∞, x)|, with the cursor *k (the first interval ending after the
+ * last point asked) walked to x: the points of one wave arrive almost in
+ * order, so the walk is short; the sentinels bound it. */
+static inline int64_t covered(const seg *v, size_t *k, int64_t x)
+{
+    size_t i = *k;
+    while (v[i - 1].l >= x)
+        i--;
+    while (v[i].l < x)
+        i++;
+    *k = i;
+    return x > v[i].b ? v[i].pre + (x - v[i].b) : v[i].pre;
+}
 
 typedef struct triple {
     int64_t idle, stall, issue;
 } triple;
 
-/* H(set) of a token: idle [last, clock), stall [clock, clock + stall),
- * issue [clock + stall, clock + cycles) intersected with s (an empty or
- * reversed idle interval gives 0); the issue part only when with_issue. */
-static void H(iset *s, int64_t last, int64_t clock, int64_t stall, int64_t cycles, int with_issue, triple *t)
+/* H(set) of a token: idle [last, clock), stall [clock, s1 = clock + stall),
+ * issue [s1, end = clock + cycles) intersected with the set (an empty or
+ * reversed idle interval gives 0); the issue part only when with_issue.
+ * lo = min(last, clock). */
+static inline __attribute__((always_inline)) triple H(const seg *v, size_t *k, int64_t last, int64_t lo,
+                                                      int64_t clock, int64_t s1, int64_t end, int with_issue)
 {
-    t->idle = t->stall = t->issue = 0;
-    const ival *v = s->v;
-    const int64_t *pre = s->pre;
-    size_t n = s->n, k = s->cur;
-    int64_t c0 = 0, c1, c2, c3 = 0;
-    int64_t lo = last < clock ? last : clock;
-    int64_t hi = with_issue ? clock + cycles : clock + stall;
-    while (k > 0 && v[k - 1].e > lo)
-        k--;
-    while (k < n && v[k].e <= lo)
-        k++;
-    s->cur = k;
-    if (k == n || v[k].b >= hi)           /* no busy interval meets [lo, hi) */
-        return;
+    triple t = {0, 0, 0};
+    size_t i = *k;
+    while (v[i - 1].l >= lo)
+        i--;
+    while (v[i].l < lo)
+        i++;
+    *k = i;
+    if (v[i].b >= (with_issue ? end : s1))     /* no busy interval meets [lo, hi) */
+        return t;
+    int64_t c1, c2;
     if (last < clock) {
-        COVERED(v, n, pre, k, last, c0);
+        int64_t c0 = last > v[i].b ? v[i].pre + (last - v[i].b) : v[i].pre;
+        c1 = covered(v, k, clock);
+        t.idle = c1 - c0;
+    } else {
+        c1 = clock > v[i].b ? v[i].pre + (clock - v[i].b) : v[i].pre;
     }
-    COVERED(v, n, pre, k, clock, c1);
-    if (last < clock)
-        t->idle = c1 - c0;
     c2 = c1;
-    if (stall > 0) {
-        COVERED(v, n, pre, k, clock + stall, c2);
-        t->stall = c2 - c1;
+    if (s1 > clock) {
+        c2 = covered(v, k, s1);
+        t.stall = c2 - c1;
     }
-    if (with_issue && cycles > stall) {
-        COVERED(v, n, pre, k, clock + cycles, c3);
-        t->issue = c3 - c2;
-    }
-    s->cur = k;
+    if (with_issue && end > s1)
+        t.issue = covered(v, k, end) - c2;
+    return t;
 }
 
 #define TOTAL(t) ((t).idle + (t).stall + (t).issue)
@@ -250,10 +278,6 @@ static int matrix_text(const char *isa)
     return isa && (strncmp(isa, "v_mfma", 6) == 0 || strncmp(isa, "v_smfma", 7) == 0 ||
                    strncmp(isa, "v_wmma", 6) == 0 || strncmp(isa, "v_swmma", 7) == 0);
 }
-
-/* Token type: the category, or T_MATRIX for a matrix row. */
-#define TOKEN_TYPE(r, matrix, nrows) \
-    (((r)->row < (nrows) && (matrix)[(r)->row]) ? (unsigned)T_MATRIX : (unsigned)(r)->cat)
 
 static int by_se_simd(const void *a, const void *b, const kr_capture *c)
 {
@@ -272,28 +296,37 @@ static int rank_rows(const void *a, const void *b)
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
-/* Busy lists as pushed (RAW_*), condensed (VALU .. SCAL) and their unions. */
-enum { RAW_VALU, RAW_WMMA, RAW_VMEM, RAW_SCAL, VALU, WMMA, VMEM, SCAL, MATH, VECTOR, ALL, TMP, NSETS };
+/* Busy lists as pushed (RAW_*, with TMP for merging) and condensed sets
+ * (VALU .. SCAL by util, MATH .. ALL by uni). */
+enum { RAW_VALU, RAW_WMMA, RAW_VMEM, RAW_SCAL, TMP, NRAW };
+enum { VALU, WMMA, VMEM, SCAL, MATH, VECTOR, ALL, NSETS };
+
+/* Busy list of a token type (pass 1); MATRIX feeds two. */
+enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCAL, L_NONE, L_MATRIX };
 
 /* A token the per-token pass handles (see scope). */
 typedef struct wtok {
+    const kr_inst *r;                /* its record */
+    int64_t last;                    /* the wave's begin or the previous token's clock + cycles */
     uint32_t wave;                   /* index into order[lo ..] */
-    uint32_t rec;                    /* its type and the previous token's end follow from the records */
+    uint32_t l;                      /* its busy list (L_*) */
 } wtok;
 
 typedef struct work {
+    ilist raw[NRAW];
     iset sets[NSETS];
     size_t *ends;                    /* run ends: 4 lists × waves of the scope */
     size_t nends;
     int64_t *maxc;                   /* per wave: largest cycles of a quiet VALU token */
     wtok *toks;
     size_t ntoks;
+    uint8_t list_of[512];            /* [rowk + category]: the busy list (L_*) */
 } work;
 
 /* Adds a token's triple to its row. */
-#define ADD_ROW(raw, c, r, t) do { \
-        if (((t).idle | (t).stall | (t).issue) != 0 && (r)->row < (c)->nrows) { \
-            int64_t *x_ = &(raw)[3 * (size_t)(r)->row]; \
+#define ADD_ROW(raw, row, nrows, t) do { \
+        if (((t).idle | (t).stall | (t).issue) != 0 && (row) < (nrows)) { \
+            int64_t *x_ = &(raw)[3 * (size_t)(row)]; \
             x_[0] += (t).idle; \
             x_[1] += (t).stall; \
             x_[2] += (t).issue; \
@@ -309,11 +342,13 @@ typedef struct work {
  * list. Pass 2 evaluates that list with the §8.4 table; pass 3 walks the
  * wmma intervals and adds, per wave, the overlap of each quiet VALU token
  * with them (a merge of the intervals with the records' times, which
- * §4.2 orders). With records out of order every token takes pass 2. */
-static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order, size_t lo, size_t hi,
+ * §4.2 orders). With records out of order (§4.2 broken) every pair goes
+ * to util() on its own and every token takes pass 2. */
+static int scope(const kr_capture *c, const uint16_t *rowk, const size_t *order, size_t lo, size_t hi,
                  int64_t *raw, work *wk)
 {
     iset *sets = wk->sets;
+    ilist *rl = wk->raw;
     size_t nw = hi - lo, tokens = 0;
     for (size_t o = lo; o < hi; o++)
         tokens += c->waves[order[o]].ninsts;
@@ -334,137 +369,181 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
         wk->toks = t;
         wk->ntoks = tokens;
     }
-    for (int k = RAW_VALU; k <= RAW_SCAL; k++) {
-        sets[k].n = 0;
-        if (reserve(&sets[k], tokens))
+    for (int k = RAW_VALU; k <= RAW_SCAL; k++)
+        if (reserve(&rl[k], tokens ? tokens : 1))     /* storage even when empty: no NULL arithmetic */
             return KR_INTERNAL;
-    }
-    ival *rv = sets[RAW_VALU].v, *rw = sets[RAW_WMMA].v, *rm = sets[RAW_VMEM].v, *rs = sets[RAW_SCAL].v;
-    size_t nv = 0, nwm = 0, nm = 0, ns = 0, nt = 0;
+    ival *lp[4] = {rl[RAW_VALU].v, rl[RAW_WMMA].v, rl[RAW_VMEM].v, rl[RAW_SCAL].v};
+    size_t ln[4] = {0, 0, 0, 0}, nt = 0;
     wtok *tk = wk->toks;
+    const uint8_t *list_of = wk->list_of;
     const uint32_t nrows = (uint32_t)c->nrows;
-    int ordered = 1;                      /* every wave's begins are nondecreasing */
+    int ordered = 1;                      /* every wave follows §4.2 (so its times and begins are sorted) */
+    /* Pass 1. With a wave's begins in order, its pairs that start at or
+     * before the end of its open run [rb, re) join the run (re += length):
+     * in util()'s merged order such a pair and every pair of another wave
+     * between them extend the same output interval, so util() of the runs
+     * equals util() of the pairs. rb = INT64_MIN: no run yet. */
+#define RUN(rb_, re_, out_, b_, len_) do { \
+        if ((b_) <= (re_)) { \
+            (re_) += (len_); \
+        } else { \
+            if ((rb_) != INT64_MIN) { \
+                (out_)->b = (rb_); \
+                (out_)->e = (re_); \
+                (out_)++; \
+            } \
+            (rb_) = (b_); \
+            (re_) = (b_) + (len_); \
+        } \
+    } while (0)
+    ival *lq[4] = {lp[0], lp[1], lp[2], lp[3]};   /* where each list's next run goes */
     for (size_t o = lo; o < hi; o++) {
         const kr_wave *w = &c->waves[order[o]];
         const kr_inst *r = w->insts, *end = w->ninsts ? w->insts + w->ninsts : w->insts;  /* no NULL + 0 */
         int64_t prev_b = INT64_MIN, last = (int64_t)w->begin, maxc = 0;
+        int64_t rb[4] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}, re[4] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
+        int64_t vb = INT64_MIN, ve = INT64_MIN;  /* the valu run, kept apart: most tokens are VALU */
+        ival *vq = lq[L_VALU];
         uint32_t wave = (uint32_t)(o - lo);
         for (; r < end; r++) {
             uint32_t row = r->row, st = r->stall, du = r->dur;
-            unsigned type = row < nrows && matrix[row] ? (unsigned)T_MATRIX : r->cat;
+            unsigned l = list_of[rowk[row < nrows ? row + 1 : 0] + r->cat];
             int64_t clock = (int64_t)r->time;
             int64_t b = clock + st;
-            if (b < prev_b)
+            if (__builtin_expect(clock < prev_b, 0))   /* §4.2: time[i+1] >= time[i] + stall[i] */
                 ordered = 0;
             prev_b = b;
-            int64_t len = du > st ? (int64_t)(du - st) : 0;
-            int quiet = st == 0 && last >= clock;
-            switch (type) {
-            case T_MATRIX:
-                rw[nwm].b = b;
-                rw[nwm++].e = b + len;
-                rv[nv].b = b;
-                rv[nv++].e = b + 3 * len / 4;
-                break;
-            case KR_CAT_VALU:
-                rv[nv].b = b;
-                rv[nv++].e = b + len;
-                if (quiet && len > maxc)
-                    maxc = len;
-                break;
-            case KR_CAT_LDS: case KR_CAT_VMEM: case KR_CAT_FLAT:
-                rm[nm].b = b;
-                rm[nm++].e = b + len;
-                break;
-            case KR_CAT_SALU: case KR_CAT_SMEM:
-                rs[ns].b = b;
-                rs[ns++].e = b + len;
-                break;
-            default:
-                break;
+            int64_t prev = last;
+            last = clock + (du > st ? du : st);   /* clock + cycles */
+            int64_t len = last - b;
+            if (l == L_VALU) {
+                RUN(vb, ve, vq, b, len);
+                if (st == 0 && prev >= clock) {   /* quiet */
+                    if (len > maxc)
+                        maxc = len;
+                    continue;
+                }
+            } else if (l < L_NONE) {
+                RUN(rb[l], re[l], lq[l], b, len);
+            } else if (l == L_MATRIX) {
+                RUN(rb[L_WMMA], re[L_WMMA], lq[L_WMMA], b, len);
+                RUN(vb, ve, vq, b, 3 * len / 4);
+                if (st == 0 && prev >= clock)
+                    continue;
             }
-            if (!quiet || (type != KR_CAT_VALU && type != T_MATRIX)) {
-                wtok *x = &tk[nt++];
-                x->wave = wave;
-                x->rec = (uint32_t)(r - w->insts);
-            }
-            last = b + len;                   /* clock + max(stall, duration) */
+            tk[nt].r = r;
+            tk[nt].last = prev;
+            tk[nt].wave = wave;
+            tk[nt++].l = l;
         }
         wk->maxc[o - lo] = maxc;
-        wk->ends[0 * nw + (o - lo)] = nv;
-        wk->ends[1 * nw + (o - lo)] = nwm;
-        wk->ends[2 * nw + (o - lo)] = nm;
-        wk->ends[3 * nw + (o - lo)] = ns;
+        rb[L_VALU] = vb;
+        re[L_VALU] = ve;
+        lq[L_VALU] = vq;
+        for (int k = 0; k < 4; k++) {
+            if (rb[k] != INT64_MIN) {
+                lq[k]->b = rb[k];
+                lq[k]->e = re[k];
+                lq[k]++;
+            }
+            wk->ends[(size_t)k * nw + (o - lo)] = (size_t)(lq[k] - lp[k]);
+        }
     }
-    sets[RAW_VALU].n = nv;
-    sets[RAW_WMMA].n = nwm;
-    sets[RAW_VMEM].n = nm;
-    sets[RAW_SCAL].n = ns;
     for (int k = 0; k < 4; k++)
-        if (util(&sets[RAW_VALU + k], &wk->ends[(size_t)k * nw], nw, ordered, &sets[TMP], &sets[VALU + k]))
-            return KR_INTERNAL;
-    if (uni(&sets[VALU], &sets[WMMA], &sets[MATH]) || uni(&sets[MATH], &sets[VMEM], &sets[VECTOR]) ||
-        uni(&sets[VECTOR], &sets[SCAL], &sets[ALL]))
-        return KR_INTERNAL;
-    if (!ordered) {                       /* every token, quiet or not, takes pass 2 */
+        ln[k] = (size_t)(lq[k] - lp[k]);
+#undef RUN
+    if (!ordered) {                       /* every pair to util(), sorted whole; every token to pass 2 */
+        memset(ln, 0, sizeof ln);
         nt = 0;
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
+            int64_t last = (int64_t)w->begin;
             for (size_t i = 0; i < w->ninsts; i++) {
+                const kr_inst *r = &w->insts[i];
+                unsigned l = list_of[rowk[r->row < nrows ? r->row + 1 : 0] + r->cat], k = l;
+                int64_t b = (int64_t)r->time + r->stall;
+                int64_t len = r->dur > r->stall ? (int64_t)(r->dur - r->stall) : 0;
+                if (k == L_MATRIX) {
+                    lp[L_WMMA][ln[L_WMMA]].b = b;
+                    lp[L_WMMA][ln[L_WMMA]++].e = b + len;
+                    k = L_VALU;
+                    len = 3 * len / 4;
+                }
+                if (k < L_NONE) {
+                    lp[k][ln[k]].b = b;
+                    lp[k][ln[k]++].e = b + len;
+                }
+                tk[nt].r = r;
+                tk[nt].last = last;
                 tk[nt].wave = (uint32_t)(o - lo);
-                tk[nt++].rec = (uint32_t)i;
+                tk[nt++].l = l;
+                last = (int64_t)r->time + (r->dur > r->stall ? r->dur : r->stall);
             }
         }
     }
+    for (int k = 0; k < 4; k++) {
+        rl[k].n = ln[k];
+        if (util(&rl[k], &wk->ends[(size_t)k * nw], nw, ordered, &rl[TMP], &sets[VALU + k]))
+            return KR_INTERNAL;
+    }
+    if (uni(&sets[VALU], &sets[WMMA], &sets[MATH]) || uni(&sets[MATH], &sets[VMEM], &sets[VECTOR]) ||
+        uni(&sets[VECTOR], &sets[SCAL], &sets[ALL]))
+        return KR_INTERNAL;
 
     /* pass 2: the listed tokens */
     uint32_t at = UINT32_MAX;
     const kr_wave *w = NULL;
+    const seg *vv = sets[VALU].v, *vw = sets[WMMA].v, *vm = sets[VMEM].v, *vs = sets[SCAL].v, *vh = sets[MATH].v,
+              *vc = sets[VECTOR].v, *va = sets[ALL].v;
+    size_t kv = 1, kw = 1, km = 1, ks = 1, kh = 1, kc = 1, ka = 1;
+    const int any_wmma = sets[WMMA].n > 0;
     for (const wtok *x = tk, *xend = nt ? tk + nt : tk; x < xend; x++) {
-        if (x->wave != at) {
+        if (x->wave != at) {                  /* tokens are grouped by wave: cursors from its begin */
             at = x->wave;
             w = &c->waves[order[lo + at]];
-            for (int k = VALU; k <= ALL; k++)
-                seek(&sets[k], (int64_t)w->begin);
+            int64_t b = (int64_t)w->begin;
+            kv = seek(&sets[VALU], b);
+            kw = seek(&sets[WMMA], b);
+            km = seek(&sets[VMEM], b);
+            ks = seek(&sets[SCAL], b);
+            kh = seek(&sets[MATH], b);
+            kc = seek(&sets[VECTOR], b);
+            ka = seek(&sets[ALL], b);
         }
-        const kr_inst *r = &w->insts[x->rec];
-        /* last: the wave's begin, or the previous record's clock + cycles */
-        int64_t last = x->rec ? (int64_t)r[-1].time + (r[-1].dur > r[-1].stall ? r[-1].dur : r[-1].stall)
-                              : (int64_t)w->begin;
-        int64_t clock = (int64_t)r->time, stall = r->stall;
-        int64_t cycles = r->dur > r->stall ? r->dur : r->stall;
-        triple t = {0, 0, 0}, u = {0, 0, 0};
-        switch (TOKEN_TYPE(r, matrix, c->nrows)) {
-        case T_MATRIX:
-            H(&sets[VALU], last, clock, stall, cycles, 0, &u);
-            H(&sets[WMMA], last, clock, stall, cycles, 0, &t);
-            if (TOTAL(u) > TOTAL(t))
-                t = u;
+        const kr_inst *r = x->r;
+        int64_t last = x->last;
+        int64_t clock = (int64_t)r->time;
+        int64_t s1 = clock + r->stall, end = clock + (r->dur > r->stall ? r->dur : r->stall);
+        int64_t lo_ = last < clock ? last : clock;
+        uint32_t row = r->row;
+        triple t, u;
+        switch (x->l) {
+        case L_MATRIX:
+            u = H(vv, &kv, last, lo_, clock, s1, end, 0);
+            t = H(vw, &kw, last, lo_, clock, s1, end, 0);
             break;
-        case KR_CAT_VALU:
-            if (sets[WMMA].n)
-                H(&sets[WMMA], last, clock, stall, cycles, 1, &t);
-            H(&sets[VALU], last, clock, stall, cycles, 0, &u);
-            if (TOTAL(u) > TOTAL(t))
-                t = u;
+        case L_VALU:
+            t = (triple){0, 0, 0};
+            if (any_wmma)
+                t = H(vw, &kw, last, lo_, clock, s1, end, 1);
+            u = H(vv, &kv, last, lo_, clock, s1, end, 0);
             break;
-        case KR_CAT_VMEM: case KR_CAT_LDS: case KR_CAT_FLAT:
-            H(&sets[MATH], last, clock, stall, cycles, 1, &u);
-            H(&sets[VMEM], last, clock, stall, cycles, 0, &t);
-            if (TOTAL(u) > TOTAL(t))
-                t = u;
+        case L_VMEM:
+            u = H(vh, &kh, last, lo_, clock, s1, end, 1);
+            t = H(vm, &km, last, lo_, clock, s1, end, 0);
             break;
-        case KR_CAT_SALU: case KR_CAT_SMEM:
-            H(&sets[VECTOR], last, clock, stall, cycles, 1, &u);
-            H(&sets[SCAL], last, clock, stall, cycles, 0, &t);
-            if (TOTAL(u) > TOTAL(t))
-                t = u;
+        case L_SCAL:
+            u = H(vc, &kc, last, lo_, clock, s1, end, 1);
+            t = H(vs, &ks, last, lo_, clock, s1, end, 0);
             break;
         default:
-            H(&sets[ALL], last, clock, stall, cycles, 1, &t);
+            t = H(va, &ka, last, lo_, clock, s1, end, 1);
+            u = (triple){0, 0, 0};
             break;
         }
-        ADD_ROW(raw, c, r, t);
+        if (TOTAL(u) > TOTAL(t))
+            t = u;
+        ADD_ROW(raw, row, nrows, t);
     }
     if (!ordered)
         return 0;
@@ -479,8 +558,9 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
         if (n == 0 || maxc == 0)
             continue;
         size_t a = 0;                     /* first record with time >= iv->b - maxc */
-        for (const ival *iv = mm->v, *ivend = mm->n ? mm->v + mm->n : mm->v; iv < ivend && a < n; iv++) {
-            if (iv->e <= iv->b)
+        for (const seg *iv = mm->v + 1, *ivend = mm->v + 1 + mm->n; iv < ivend && a < n; iv++) {
+            int64_t ive = iv->l + 1;
+            if (ive <= iv->b)
                 continue;
             /* earlier quiet VALU tokens end before the interval; iv->b only
              * grows, so the first candidate record only moves forward */
@@ -501,9 +581,9 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
                 }
                 a = hi;
             }
-            for (size_t i = a; i < n && (int64_t)ins[i].time < iv->e; i++) {
+            for (size_t i = a; i < n && (int64_t)ins[i].time < ive; i++) {
                 const kr_inst *r = &ins[i];
-                if (r->cat != KR_CAT_VALU || r->stall != 0 || TOKEN_TYPE(r, matrix, c->nrows) != KR_CAT_VALU)
+                if (r->cat != KR_CAT_VALU || r->stall != 0 || rowk[r->row < nrows ? r->row + 1 : 0])
                     continue;
                 int64_t clock = (int64_t)r->time;
                 int64_t last = i ? (int64_t)ins[i - 1].time + (ins[i - 1].dur > ins[i - 1].stall
@@ -512,8 +592,8 @@ static int scope(const kr_capture *c, const uint8_t *matrix, const size_t *order
                 if (last < clock)
                     continue;                  /* not quiet: pass 2 had it */
                 int64_t e = clock + (int64_t)r->dur;
-                int64_t x0 = clock > iv->b ? clock : iv->b, x1 = e < iv->e ? e : iv->e;
-                if (x1 > x0 && r->row < c->nrows)
+                int64_t x0 = clock > iv->b ? clock : iv->b, x1 = e < ive ? e : ive;
+                if (x1 > x0 && r->row < nrows)
                     raw[3 * (size_t)r->row + 2] += x1 - x0;
             }
         }
@@ -559,7 +639,7 @@ static void sort_waves(const kr_capture *c, size_t *v, size_t *tmp, size_t n)
 }
 
 struct an_hidden_acc {
-    uint8_t *matrix;                 /* per row: a matrix token (§8.4) */
+    uint16_t *rowk;                  /* [0]: no row; [row + 1]: 256 for a matrix row (§8.4), else 0 */
     int64_t *raw;                    /* per row: hidden idle, stall, issue before clamping */
     size_t nrows;
     uint64_t tokens;
@@ -574,14 +654,19 @@ an_hidden_acc *an_hidden_acc_new(const kr_capture *c)
     if (!a)
         return NULL;
     a->nrows = c->nrows;
-    a->matrix = calloc(nr, 1);
+    a->rowk = calloc(nr + 1, sizeof *a->rowk);
     a->raw = calloc(3 * nr, sizeof *a->raw);
-    if (!a->matrix || !a->raw) {
+    if (!a->rowk || !a->raw) {
         an_hidden_acc_free(a);
         return NULL;
     }
     for (size_t r = 0; r < c->nrows; r++)
-        a->matrix[r] = !c->rows[r].is_label && matrix_text(c->rows[r].isa);
+        a->rowk[r + 1] = !c->rows[r].is_label && matrix_text(c->rows[r].isa) ? 256 : 0;
+    memset(a->wk.list_of, L_NONE, 256);
+    memset(a->wk.list_of + 256, L_MATRIX, 256);
+    a->wk.list_of[KR_CAT_VALU] = L_VALU;
+    a->wk.list_of[KR_CAT_LDS] = a->wk.list_of[KR_CAT_VMEM] = a->wk.list_of[KR_CAT_FLAT] = L_VMEM;
+    a->wk.list_of[KR_CAT_SALU] = a->wk.list_of[KR_CAT_SMEM] = L_SCAL;
     return a;
 }
 
@@ -592,7 +677,7 @@ int an_hidden_acc_scope(an_hidden_acc *a, const kr_capture *c, const size_t *wav
     for (size_t i = 0; i < n; i++)
         a->tokens += c->waves[waves[i]].ninsts;
     a->scopes++;
-    return scope(c, a->matrix, waves, 0, n, a->raw, &a->wk);
+    return scope(c, a->rowk, waves, 0, n, a->raw, &a->wk);
 }
 
 void an_hidden_acc_merge(an_hidden_acc *into, const an_hidden_acc *from)
@@ -607,14 +692,14 @@ void an_hidden_acc_free(an_hidden_acc *a)
 {
     if (!a)
         return;
-    for (int k = 0; k < NSETS; k++) {
+    for (int k = 0; k < NSETS; k++)
         free(a->wk.sets[k].v);
-        free(a->wk.sets[k].pre);
-    }
+    for (int k = 0; k < NRAW; k++)
+        free(a->wk.raw[k].v);
     free(a->wk.ends);
     free(a->wk.maxc);
     free(a->wk.toks);
-    free(a->matrix);
+    free(a->rowk);
     free(a->raw);
     free(a);
 }

@@ -197,6 +197,36 @@ static void test_out_of_order(void)
     tb_free(&c);
 }
 
+/* G. util() condenses the merged list from its smallest begin, whatever
+ * the order of the waves: X (listed first) has VALU [200,210), Y has VALU
+ * [100,110) and then a wait at 105 (stall [105,135), no idle: the VALU
+ * ends at 110). valu = all = [100,110) + [200,210), so the wait hides
+ * [105,110) = 5 (starting the condensing at X's 200 would fold Y's VALU
+ * into [200,220) and hide nothing). The quiet VALUs hide nothing. */
+static void test_util_smallest_begin(void)
+{
+    static const tb_rec x[] = {{200, KR_CAT_VALU, 0, 10, R_VALU}};
+    static const tb_rec y[] = {{100, KR_CAT_VALU, 0, 10, R_VALU}, {105, KR_CAT_IMMED, 30, 30, R_WAIT}};
+    tb_wave w[] = {{0, 0, 0, 200, 210, x, 1}, {0, 0, 1, 100, 135, y, 2}};
+    kr_capture c;
+    an_hidden h;
+    run(w, 2, &h, &c);
+    const an_hidden_row *q = row_of(&h, R_WAIT), *v = row_of(&h, R_VALU);
+    T_CHECK(q && v);
+    if (q && v) {
+        T_EQ_U64(q->stall, 30);
+        T_EQ_U64(q->idle, 0);
+        T_EQ_U64(q->hidden_stall, 5);
+        T_EQ_U64(q->non_hidden, 25);
+        T_EQ_U64(v->total, 20);
+        T_EQ_U64(v->non_hidden, 20);
+    }
+    T_EQ_U64(h.all.total, 50);
+    T_EQ_U64(h.all.non_hidden, 45);
+    an_hidden_free(&h);
+    tb_free(&c);
+}
+
 /* The §8.4 reference table (computed there with an independent Python
  * transcription of the viewer's algorithm). */
 static void test_hub(void)
@@ -260,6 +290,7 @@ int main(void)
     test_tie();
     test_vmem_salu();
     test_out_of_order();
+    test_util_smallest_begin();
     test_hub();
     return t_done("test_an_hidden");
 }
