@@ -566,6 +566,9 @@ static void member_task(void *ctx, size_t k, int worker)
     wave_in_group(j, j->gstart[j->cur] + k, worker);
 }
 
+/* bundle_opts.small_bytes when 0. */
+#define STREAM_SMALL_BYTES (32ull << 20)
+
 /* The wave files of c through the sink, groups on opts->threads threads.
  * Errors: the first failed wave by index, then the first failed group. */
 static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
@@ -614,7 +617,17 @@ static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
         for (size_t g = 0; g < j.ngroups; g++)
             if (j.gstart[g + 1] - j.gstart[g] < smallest)
                 smallest = j.gstart[g + 1] - j.gstart[g];
-        if (threads > 1 && smallest >= (size_t)threads) {
+        /* A small capture's memory does not matter: its groups go side by
+         * side, so a group's call (hidden latency) overlaps the loading of
+         * the next instead of running alone. */
+        uint64_t small = b->opts->small_bytes ? b->opts->small_bytes : STREAM_SMALL_BYTES, wave_bytes = 0;
+        for (size_t i = 0; i < n && threads > 1 && wave_bytes < small; i++) {
+            char path[PATH_MAX];
+            bundle_source_info st;
+            kr_path_join(path, sizeof path, c->dir, c->wave_refs[i].file);
+            wave_bytes += bundle_source_stat(c->source, path, 1, &st) == 0 ? st.size : small;
+        }
+        if (threads > 1 && smallest >= (size_t)threads && wave_bytes >= small) {
             for (j.cur = 0; j.cur < j.ngroups; j.cur++) {
                 kr_parallel_for(j.gstart[j.cur + 1] - j.gstart[j.cur], threads, member_task, &j);
                 finish_group(&j, j.cur, 0);

@@ -34,6 +34,11 @@ typedef struct bundle_opts {
                                     files load first, then the wave files group by
                                     group into the sink, and their streams are dropped;
                                     NULL: every wave is kept whole */
+    uint64_t small_bytes;        /* streamed loads with several threads: below this many
+                                    bytes of wave files the (SE, SIMD) groups load side
+                                    by side even when each has a wave per thread (the
+                                    memory of a small capture does not matter);
+                                    0: 32 MiB */
 } bundle_opts;
 
 int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **out, kr_err *err);
