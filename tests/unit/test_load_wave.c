@@ -841,6 +841,11 @@ static void test_spare(void)
      * empty waitcnt) takes insts and timeline, leaves waits and producers. */
     bundle_wave_spare next = {{w.insts, w.timeline, w.waits, w.producers},
                               {sp.wave_cap[0], sp.wave_cap[1], sp.wave_cap[2], sp.wave_cap[3]}, {0, 0, 0, 0}};
+    w.insts = NULL;                       /* the arrays now belong to next; the name is w's */
+    w.timeline = NULL;
+    w.waits = NULL;
+    w.producers = NULL;
+    bundle_wave_release(&w);
     kr_wave odd_plain = {0}, odd = {0};
     T_EQ_I64(bundle_parse_wave(FILE_ODD, strlen(FILE_ODD), "o.json", &odd_plain, &e), 0);
     T_EQ_I64(bundle_parse_wave_spare(FILE_ODD, strlen(FILE_ODD), "o.json", &odd, &next, &e), 0);
