@@ -333,28 +333,6 @@ static void test_svg_escaping(void)
 
 /* ------------------------------------------------- the generated bundle */
 
-static void rm_rf(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *dd = opendir(path);
-        struct dirent *e;
-        while (dd && (e = readdir(dd)) != NULL) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            char sub[4096];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            rm_rf(sub);
-        }
-        if (dd)
-            closedir(dd);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
 
 static int64_t off_of(const kr_capture *c, uint32_t se)
 {
@@ -679,7 +657,7 @@ static void test_synth_bundle(void)
         an_analysis_free(&an);
         bundle_capture_free(cap);
     }
-    rm_rf(dir);
+    t_rm_rf(dir);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -788,7 +766,7 @@ static void test_commands(void)
         xmlFreeDoc(d);
         free(page);
     }
-    rm_rf(dir);
+    t_rm_rf(dir);
 }
 
 /* ------------------------------------------------------------ real data */

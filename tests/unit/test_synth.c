@@ -67,27 +67,6 @@ static int file_exists(const char *dir, const char *name)
     return stat(path, &st) == 0;
 }
 
-static void rm_rf(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        struct dirent *e;
-        while (d && (e = readdir(d)) != NULL) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            char sub[4096];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            rm_rf(sub);
-        }
-        if (d)
-            closedir(d);
-        rmdir(path);
-    } else
-        unlink(path);
-}
 
 static char *make_tmp(void)
 {
@@ -795,7 +774,7 @@ static void test_default_capture(void)
     char *dir2;
     T_EQ_I64(write_bundle(&o, &dir2), 0);
     T_EQ_I64(tree_diff(dir, dir2), 0);
-    rm_rf(dir2);
+    t_rm_rf(dir2);
     free(dir2);
 
     /* refuse a non-empty directory without force; nothing is touched */
@@ -803,7 +782,7 @@ static void test_default_capture(void)
     T_EQ_I64(synth_write(&o, dir, &e), KR_OUTPUT);
     o.force = 1;
     T_EQ_I64(synth_write(&o, dir, &e), 0);
-    rm_rf(dir);
+    t_rm_rf(dir);
     free(dir);
 }
 
@@ -829,7 +808,7 @@ static void test_jitter_and_gfx942(void)
             s0 += 320 + 40 * (j % 3) + 8 * (w % 4);
     T_CHECK(ji(json_array_get(json_object_get(code, "code"), 37), 8) != s0);
     json_decref(code);
-    rm_rf(dir);
+    t_rm_rf(dir);
     free(dir);
 
     /* two slots per SIMD on four SEs */
@@ -843,7 +822,7 @@ static void test_jitter_and_gfx942(void)
     T_CHECK(file_exists(cap, "se3_sm3_sl0_wv0.json"));
     T_CHECK(file_exists(cap, "se0_sm3_sl1_wv0.json"));
     T_CHECK(!file_exists(cap, "se1_sm0_sl1_wv0.json"));
-    rm_rf(dir);
+    t_rm_rf(dir);
     free(dir);
 }
 
@@ -1046,7 +1025,7 @@ static void test_example(void)
         else
             printf("test_synth: %s absent, committed-example comparison skipped\n", committed);
     }
-    rm_rf(dir);
+    t_rm_rf(dir);
     free(dir);
 }
 
@@ -1094,7 +1073,7 @@ static void test_run_and_errors(void)
     json_decref(occ);
     json_decref(fn);
     json_decref(code);
-    rm_rf(dir);
+    t_rm_rf(dir);
     free(dir);
 
     /* usage errors, and a failed run leaves nothing behind */
@@ -1125,7 +1104,7 @@ static void test_run_and_errors(void)
     snprintf(target, sizeof target, "%s/a/b", dir);
     T_EQ_I64(synth_write(&o, target, &e), 0);
     T_EQ_I64(find_entry(target, "ui_output_agent_", cap, sizeof cap), 1);
-    rm_rf(dir);
+    t_rm_rf(dir);
     free(dir);
 }
 
@@ -1160,7 +1139,7 @@ static void test_size(void)
     T_CHECK(total > (2u << 20) * 9 / 10 && total < (2u << 20) * 11 / 10);
     expect ex = {1, 32, plan.cap[0].iterations, 0};
     check_capture(cap, &ex);
-    rm_rf(dir);
+    t_rm_rf(dir);
     free(dir);
 }
 
