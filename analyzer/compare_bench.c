@@ -1033,7 +1033,7 @@ char *an_bench_predicate(const an_bench_cmp *b, const uint8_t *sel, int eq_style
                 continue;
             }
             int numeric = 1;
-            double mx = -INFINITY, mn = INFINITY, v;
+            double mx = -INFINITY, mn = INFINITY, v = 0;
             for (size_t i = 0; i < nall[c]; i++)
                 numeric &= an_bench_number(all[c][i], &v);
             if (numeric) {

@@ -399,7 +399,7 @@ static int pairs_push(an_alignment *al, size_t *cap, uint32_t a, uint32_t b, uin
 int an_align_isa(const kr_code_row *a, size_t na, const kr_code_row *b, size_t nb, an_alignment *out)
 {
     memset(out, 0, sizeof *out);
-    seq A, B;
+    seq A = {0}, B = {0};
     int rc = KR_INTERNAL;
     matches m = {0};
     uint32_t *xa = NULL, *xb = NULL;
