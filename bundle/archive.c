@@ -3,14 +3,16 @@
  * zip formats; gzip, xz and zstd filters); this file decides what is kept. */
 #include "bundle/archive.h"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "bundle/archive_api.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "common/file.h"
 #include "common/limits.h"
+
+#define LA bundle_archive_table
 
 void bundle_archive_limits_default(bundle_archive_limits *l)
 {
@@ -253,8 +255,8 @@ static int add_member(loader *l, bundle_archive_member **m)
  * header gives one (one allocation, one copy), else growing by doubling. */
 static int read_data(loader *l, bundle_archive_member *m, struct archive_entry *e)
 {
-    int sized = archive_entry_size_is_set(e);
-    uint64_t declared = sized && archive_entry_size(e) > 0 ? (uint64_t)archive_entry_size(e) : 0;
+    int sized = LA.archive_entry_size_is_set(e);
+    uint64_t declared = sized && LA.archive_entry_size(e) > 0 ? (uint64_t)LA.archive_entry_size(e) : 0;
     int rc = budget(l, m->path, declared, declared);
     if (rc)
         return rc;
@@ -273,9 +275,9 @@ static int read_data(loader *l, bundle_archive_member *m, struct archive_entry *
         }
         unsigned char probe;
         int probing = sized && got == declared;
-        la_ssize_t n = probing ? archive_read_data(l->ar, &probe, 1) : archive_read_data(l->ar, buf + got, cap - 1 - got);
+        la_ssize_t n = probing ? LA.archive_read_data(l->ar, &probe, 1) : LA.archive_read_data(l->ar, buf + got, cap - 1 - got);
         if (n < 0)
-            return bad(l, m->path, "cannot read: %s", archive_error_string(l->ar));
+            return bad(l, m->path, "cannot read: %s", LA.archive_error_string(l->ar));
         if (n == 0)
             break;
         if (probing)
@@ -388,23 +390,23 @@ static int read_all(loader *l)
 {
     struct archive_entry *e;
     for (;;) {
-        int r = archive_read_next_header(l->ar, &e);
+        int r = LA.archive_read_next_header(l->ar, &e);
         if (r == ARCHIVE_EOF)
             return 0;
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
             return bad(l, NULL, "not a readable archive: %s",
-                       archive_error_string(l->ar) ? archive_error_string(l->ar) : "unknown format");
-        const char *raw = archive_entry_pathname(e);
+                       LA.archive_error_string(l->ar) ? LA.archive_error_string(l->ar) : "unknown format");
+        const char *raw = LA.archive_entry_pathname(e);
         if (!raw)
-            raw = archive_entry_pathname_utf8(e);
+            raw = LA.archive_entry_pathname_utf8(e);
         if (!raw)
             return bad(l, NULL, "a member has no usable path", NULL);
         int empty, rc;
         char *path = normalise(l, raw, &empty);
         if (!path)
             return l->err->code;
-        const char *link = archive_entry_hardlink(e);
-        mode_t type = archive_entry_filetype(e);
+        const char *link = LA.archive_entry_hardlink(e);
+        mode_t type = LA.archive_entry_filetype(e);
         if (empty) {                     /* "./" names the root itself */
             free(path);
             if (!link && type == AE_IFDIR)
@@ -438,7 +440,7 @@ static int read_all(loader *l)
             return rc;
         }
         m->path = path;
-        m->mode = (unsigned)archive_entry_perm(e);
+        m->mode = (unsigned)LA.archive_entry_perm(e);
         if (target) {
             l->link_targets[l->out->nmembers - 1] = target;
             continue;
@@ -456,6 +458,8 @@ int bundle_archive_load_mem_limits(const void *data, size_t len, const char *nam
                                    const bundle_archive_limits *limits, bundle_archive **out, kr_err *err)
 {
     *out = NULL;
+    if (bundle_archive_api(err))
+        return KR_INTERNAL;
     bundle_archive_limits defaults;
     if (!limits) {
         bundle_archive_limits_default(&defaults);
@@ -472,27 +476,27 @@ int bundle_archive_load_mem_limits(const void *data, size_t len, const char *nam
     l.archive_len = len;
     l.out = a;
     l.err = err;
-    l.ar = archive_read_new();
+    l.ar = LA.archive_read_new();
     int rc;
     if (!l.ar) {
         rc = kr_err_set(err, KR_INTERNAL, a->name, NULL, "out of memory");
         goto done;
     }
-    archive_read_support_filter_gzip(l.ar);
-    archive_read_support_filter_xz(l.ar);
-    archive_read_support_filter_zstd(l.ar);
-    archive_read_support_format_tar(l.ar);
-    archive_read_support_format_zip(l.ar);
-    if (archive_read_open_memory(l.ar, data, len) != ARCHIVE_OK) {
+    LA.archive_read_support_filter_gzip(l.ar);
+    LA.archive_read_support_filter_xz(l.ar);
+    LA.archive_read_support_filter_zstd(l.ar);
+    LA.archive_read_support_format_tar(l.ar);
+    LA.archive_read_support_format_zip(l.ar);
+    if (LA.archive_read_open_memory(l.ar, data, len) != ARCHIVE_OK) {
         rc = bad(&l, NULL, "not a readable archive: %s",
-                 archive_error_string(l.ar) ? archive_error_string(l.ar) : "unknown format");
+                 LA.archive_error_string(l.ar) ? LA.archive_error_string(l.ar) : "unknown format");
         goto done;
     }
     if ((rc = read_all(&l)) == 0)
         rc = check_and_link(&l);
 done:
     if (l.ar)
-        archive_read_free(l.ar);
+        LA.archive_read_free(l.ar);
     if (l.link_targets) {
         for (size_t i = 0; i < a->nmembers; i++)
             free(l.link_targets[i]);

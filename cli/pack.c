@@ -1,8 +1,6 @@
 /* pack.c — see pack.h. */
 #include "cli/pack.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +13,12 @@
 #include <zstd.h>
 
 #include "analyzer/validate.h"
+#include "bundle/archive_api.h"
 #include "bundle/source.h"
 #include "common/file.h"
 #include "common/limits.h"
+
+#define LA bundle_archive_table
 
 #define PATH_CAP 4096
 
@@ -217,30 +218,32 @@ static la_ssize_t tar_write_cb(struct archive *a, void *ctx, const void *data, s
 static int write_member(struct archive *a, const char *path, int is_dir, unsigned mode, const void *data,
                         size_t len, kr_err *err)
 {
-    struct archive_entry *e = archive_entry_new();
+    struct archive_entry *e = LA.archive_entry_new();
     if (!e)
         return kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory");
-    archive_entry_set_pathname(e, path);
-    archive_entry_set_filetype(e, is_dir ? AE_IFDIR : AE_IFREG);
-    archive_entry_set_perm(e, mode);
-    archive_entry_set_size(e, is_dir ? 0 : (la_int64_t)len);
-    archive_entry_set_mtime(e, 0, 0);
-    archive_entry_set_uid(e, 0);
-    archive_entry_set_gid(e, 0);
+    LA.archive_entry_set_pathname(e, path);
+    LA.archive_entry_set_filetype(e, is_dir ? AE_IFDIR : AE_IFREG);
+    LA.archive_entry_set_perm(e, mode);
+    LA.archive_entry_set_size(e, is_dir ? 0 : (la_int64_t)len);
+    LA.archive_entry_set_mtime(e, 0, 0);
+    LA.archive_entry_set_uid(e, 0);
+    LA.archive_entry_set_gid(e, 0);
     int rc = 0;
-    if (archive_write_header(a, e) != ARCHIVE_OK)
-        rc = kr_err_set(err, KR_INTERNAL, path, NULL, "tar header: %s", archive_error_string(a));
-    else if (!is_dir && len && archive_write_data(a, data, len) != (la_ssize_t)len)
-        rc = kr_err_set(err, KR_INTERNAL, path, NULL, "tar data: %s", archive_error_string(a));
-    archive_entry_free(e);
+    if (LA.archive_write_header(a, e) != ARCHIVE_OK)
+        rc = kr_err_set(err, KR_INTERNAL, path, NULL, "tar header: %s", LA.archive_error_string(a));
+    else if (!is_dir && len && LA.archive_write_data(a, data, len) != (la_ssize_t)len)
+        rc = kr_err_set(err, KR_INTERNAL, path, NULL, "tar data: %s", LA.archive_error_string(a));
+    LA.archive_entry_free(e);
     return rc;
 }
 
 int cli_pack_write(const cli_pack_list *l, const char *name, const char *manifest, size_t manifest_len,
                    kr_buf *out, kr_err *err)
 {
+    if (bundle_archive_api(err))
+        return KR_INTERNAL;
     zsink z = {ZSTD_createCCtx(), out, 0};
-    struct archive *a = archive_write_new();
+    struct archive *a = LA.archive_write_new();
     int rc = 0;
     if (!z.cctx || !a) {
         rc = kr_err_set(err, KR_INTERNAL, NULL, NULL, "out of memory");
@@ -248,9 +251,9 @@ int cli_pack_write(const cli_pack_list *l, const char *name, const char *manifes
     }
     ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_compressionLevel, CLI_PACK_ZSTD_LEVEL);
     ZSTD_CCtx_setParameter(z.cctx, ZSTD_c_checksumFlag, 1);
-    if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
-        archive_write_open(a, &z, NULL, tar_write_cb, NULL) != ARCHIVE_OK) {
-        rc = kr_err_set(err, KR_INTERNAL, NULL, NULL, "tar writer: %s", archive_error_string(a));
+    if (LA.archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+        LA.archive_write_open(a, &z, NULL, tar_write_cb, NULL) != ARCHIVE_OK) {
+        rc = kr_err_set(err, KR_INTERNAL, NULL, NULL, "tar writer: %s", LA.archive_error_string(a));
         goto done;
     }
     char mpath[PATH_CAP];
@@ -275,13 +278,13 @@ int cli_pack_write(const cli_pack_list *l, const char *name, const char *manifes
         if (!rc && i == 0)   /* MANIFEST.json right after the root directory */
             rc = write_member(a, mpath, 0, 0644, manifest, manifest_len, err);
     }
-    if (!rc && archive_write_close(a) != ARCHIVE_OK)
-        rc = kr_err_set(err, KR_INTERNAL, NULL, NULL, "tar writer: %s", archive_error_string(a));
+    if (!rc && LA.archive_write_close(a) != ARCHIVE_OK)
+        rc = kr_err_set(err, KR_INTERNAL, NULL, NULL, "tar writer: %s", LA.archive_error_string(a));
     if (!rc && (z.failed || zsink_push(&z, NULL, 0, ZSTD_e_end)))
         rc = kr_err_set(err, KR_INTERNAL, NULL, NULL, "zstd compression failed (out of memory?)");
 done:
     if (a)
-        archive_write_free(a);
+        LA.archive_write_free(a);
     ZSTD_freeCCtx(z.cctx);
     return rc;
 }

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/tree.h>
-
 #include "common/err.h"
 #include "common/fmt.h"
+#include "report/xml_api.h"
+
+#define XT rep_xml_table
 
 #define W 900.0
 #define CHAR_W 6.3           /* estimated width of one 11 px sans-serif character */
@@ -170,7 +171,7 @@ static void attr(sb *s, xmlNodePtr n, const char *name, const char *value)
     if (!n)
         return;
     char *v = clean_text(value);
-    if (!v || !xmlNewProp(n, (const xmlChar *)name, (const xmlChar *)v))
+    if (!v || !XT.xmlNewProp(n, (const xmlChar *)name, (const xmlChar *)v))
         s->oom = 1;
     free(v);
 }
@@ -186,7 +187,7 @@ static xmlNodePtr elem(sb *s, xmlNodePtr parent, const char *name)
 {
     if (!parent)
         return NULL;
-    xmlNodePtr n = xmlNewChild(parent, NULL, (const xmlChar *)name, NULL);
+    xmlNodePtr n = XT.xmlNewChild(parent, NULL, (const xmlChar *)name, NULL);
     if (!n)
         s->oom = 1;
     return n;
@@ -197,11 +198,11 @@ static void text_into(sb *s, xmlNodePtr n, const char *text)
     if (!n)
         return;
     char *t = clean_text(text);
-    xmlNodePtr tn = t ? xmlNewText((const xmlChar *)t) : NULL;
-    if (!tn || !xmlAddChild(n, tn)) {
+    xmlNodePtr tn = t ? XT.xmlNewText((const xmlChar *)t) : NULL;
+    if (!tn || !XT.xmlAddChild(n, tn)) {
         s->oom = 1;
         if (tn)
-            xmlFreeNode(tn);
+            XT.xmlFreeNode(tn);
     }
     free(t);
 }
@@ -215,20 +216,22 @@ static void tip(sb *s, xmlNodePtr n, const char *text)
 static int sb_begin(sb *s, double h, const char *title, const char *desc)
 {
     memset(s, 0, sizeof *s);
-    s->doc = xmlNewDoc((const xmlChar *)"1.0");
+    if (rep_xml_api(NULL))
+        return KR_INTERNAL;
+    s->doc = XT.xmlNewDoc((const xmlChar *)"1.0");
     if (!s->doc)
         return KR_INTERNAL;
-    s->root = xmlNewNode(NULL, (const xmlChar *)"svg");
+    s->root = XT.xmlNewNode(NULL, (const xmlChar *)"svg");
     if (!s->root) {
-        xmlFreeDoc(s->doc);
+        XT.xmlFreeDoc(s->doc);
         return KR_INTERNAL;
     }
-    xmlDocSetRootElement(s->doc, s->root);
-    xmlNsPtr ns = xmlNewNs(s->root, (const xmlChar *)"http://www.w3.org/2000/svg", NULL);
+    XT.xmlDocSetRootElement(s->doc, s->root);
+    xmlNsPtr ns = XT.xmlNewNs(s->root, (const xmlChar *)"http://www.w3.org/2000/svg", NULL);
     if (!ns)
         s->oom = 1;
     else
-        xmlSetNs(s->root, ns);
+        XT.xmlSetNs(s->root, ns);
     char vb[96], a[32], b[32];
     num(a, sizeof a, W);
     num(b, sizeof b, h);
@@ -255,15 +258,15 @@ static int sb_finish(sb *s, kr_buf *out)
 {
     int rc = s->oom ? KR_INTERNAL : 0;
     if (!rc) {
-        xmlBufferPtr xb = xmlBufferCreate();
-        if (!xb || xmlNodeDump(xb, s->doc, s->root, 0, 0) < 0)
+        xmlBufferPtr xb = XT.xmlBufferCreate();
+        if (!xb || XT.xmlNodeDump(xb, s->doc, s->root, 0, 0) < 0)
             rc = KR_INTERNAL;
         else
-            kr_buf_append(out, xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
+            kr_buf_append(out, XT.xmlBufferContent(xb), (size_t)XT.xmlBufferLength(xb));
         if (xb)
-            xmlBufferFree(xb);
+            XT.xmlBufferFree(xb);
     }
-    xmlFreeDoc(s->doc);
+    XT.xmlFreeDoc(s->doc);
     if (!rc && out->oom)
         rc = KR_INTERNAL;
     return rc;
