@@ -12,7 +12,8 @@
  * errors are reported in the fixed order of capture.h, so neither the model
  * nor the message depends on thread timing. Each file goes through its
  * parse-from-memory core (bundle/load_*.h); this file only reads bytes and
- * wires the pieces. */
+ * wires the pieces. With a sink (bundle_opts.sink) the waves stream through
+ * it as they load (see "streamed waves" below). */
 #include "bundle/capture.h"
 
 #include <limits.h>
@@ -245,7 +246,12 @@ typedef struct batch {
     uint32_t *line_row;          /* LineNumber -> row of its records (§4.1), */
     size_t nline_row;            /* built once code.json is loaded */
     atomic_int code_ready;       /* line_row is ready */
+    struct stream_job *job;      /* streamed loads (bundle_opts.sink) with waves; else NULL */
 } batch;
+
+struct stream_job;
+static void stream_open(struct stream_job *j, int ok);
+static void stream_task(struct stream_job *j, size_t k, int worker);
 
 /* Record → row (§4.1): line 0, unknown lines and label rows → none. */
 static uint32_t row_of_line(const kr_capture *code, uint32_t line)
@@ -282,6 +288,8 @@ static void run_side(batch *b, int id)
         t->rc = load_small(sc, "code.json", 1, bundle_parse_code, &t->err);
         if (!t->rc && (b->line_row = row_table(sc, &b->nline_row)) != NULL)
             atomic_store_explicit(&b->code_ready, 1, memory_order_release);
+        if (b->job)
+            stream_open(b->job, t->rc == 0);
         break;
     case SIDE_OCCUPANCY: t->rc = load_small(sc, "occupancy.json", 0, bundle_parse_occupancy, &t->err); break;
     case SIDE_REALTIME: t->rc = load_small(sc, "realtime.json", 0, bundle_parse_realtime, &t->err); break;
@@ -444,23 +452,41 @@ static void batch_task(void *ctx, size_t index, int worker)
     batch *b = ctx;
     if (index < b->nside)
         run_side(b, b->order[index]);
+    else if (b->job)
+        stream_task(b->job, index - b->nside, worker);
     else
         wave_task(b, index - b->nside, worker);
 }
 
-/* ---- streamed waves (bundle_opts.sink) ---- */
+/* ---- streamed waves (bundle_opts.sink) ----
+ *
+ * The wave files are tasks of the same batch as the other files, one task
+ * per wave, grouped by (SE, SIMD) and in group order. They wait for
+ * code.json alone (its rows map the records; the sink is begun once it is
+ * in), so the results, CSVs and small files load while the first waves
+ * parse. The thread that finishes the last wave of a group makes the
+ * group's call (hidden latency) and drops the group's streams, while the
+ * other threads go on with the next waves: a group's call never runs
+ * alone, and at most one group per thread holds its records. */
 
 typedef struct stream_job {
     batch *b;
     const kr_wave_sink *sink;
+    int threads;
     unsigned keep;                   /* KR_SINK_KEEP_* */
     size_t *idx;                     /* wave indices, grouped by (SE, SIMD) */
     size_t *gstart;                  /* group g is idx[gstart[g] .. gstart[g + 1]) */
+    size_t *group_of;                /* per position in idx: its group */
     size_t ngroups;
+    atomic_size_t *left;             /* per group: waves not yet through */
     int *grc;                        /* per group: the sink's group return */
     int *wrc;                        /* per position in idx: 0 loaded and taken by the sink,
                                         -1 not loaded, else the sink's wave return */
-    size_t cur;                      /* the group whose waves load (one group at a time) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int sync_ok;                     /* mu and cv initialized */
+    atomic_int gate;                 /* 0 code.json loading; 1 waves may go; -1 they may not */
+    int begin_rc;                    /* the sink's begin failed */
 } stream_job;
 
 typedef struct scope_key {
@@ -512,23 +538,105 @@ static void drop_streams(spare_pool *p, kr_wave *w, size_t i, unsigned keep)
     }
 }
 
-/* One group: load its waves (in index order), hand them to the sink, drop
- * their streams. A wave that fails to load is recorded as wave_task does
- * and the group does not reach the sink. */
-/* Position k of idx: load the wave, map its records, hand it to the sink. */
-static void wave_in_group(stream_job *j, size_t k, int worker)
+/* The groups of c's waves (by the (SE, SIMD) of filenames.json); 0 or an
+ * error. */
+static int stream_plan(stream_job *j, kr_err *err)
+{
+    kr_capture *c = j->b->c;
+    size_t n = c->nwaves;
+    scope_key *keys = malloc(n * sizeof *keys);
+    j->idx = malloc(n * sizeof *j->idx);
+    j->gstart = malloc((n + 1) * sizeof *j->gstart);
+    j->group_of = malloc(n * sizeof *j->group_of);
+    j->left = malloc(n * sizeof *j->left);
+    j->grc = calloc(n, sizeof *j->grc);
+    j->wrc = calloc(n, sizeof *j->wrc);
+    if (!keys || !j->idx || !j->gstart || !j->group_of || !j->left || !j->grc || !j->wrc) {
+        free(keys);
+        return oom(err, c->dir);
+    }
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (scope_key){c->wave_refs[i].se, c->wave_refs[i].simd, i};
+    qsort(keys, n, sizeof *keys, by_scope);
+    for (size_t k = 0; k < n; k++) {
+        j->idx[k] = keys[k].wave;
+        if (k == 0 || keys[k].se != keys[k - 1].se || keys[k].simd != keys[k - 1].simd)
+            j->gstart[j->ngroups++] = k;
+        j->group_of[k] = j->ngroups - 1;
+    }
+    j->gstart[j->ngroups] = n;
+    for (size_t g = 0; g < j->ngroups; g++)
+        atomic_init(&j->left[g], j->gstart[g + 1] - j->gstart[g]);
+    free(keys);
+    j->sync_ok = pthread_mutex_init(&j->mu, NULL) == 0;
+    if (j->sync_ok && pthread_cond_init(&j->cv, NULL) != 0) {
+        pthread_mutex_destroy(&j->mu);
+        j->sync_ok = 0;
+    }
+    atomic_init(&j->gate, 0);
+    return j->sync_ok ? 0 : oom(err, c->dir);
+}
+
+static void stream_job_free(stream_job *j)
+{
+    if (j->sync_ok) {
+        pthread_cond_destroy(&j->cv);
+        pthread_mutex_destroy(&j->mu);
+    }
+    free(j->idx);
+    free(j->gstart);
+    free(j->group_of);
+    free(j->left);
+    free(j->grc);
+    free(j->wrc);
+}
+
+/* code.json is in (ok) or failed: publish its rows to the capture, begin
+ * the sink, and open the gate for the waves (or close it for good). */
+static void stream_open(stream_job *j, int ok)
 {
     batch *b = j->b;
     kr_capture *c = b->c;
-    size_t i = j->idx[k];
-    j->wrc[k] = -1;
-    if (!wave_task(b, i, worker))
-        return;
-    if (!b->mapped[i]) {
-        map_rows(b, c, &c->waves[i]);
-        b->mapped[i] = 1;
+    int gate = -1;
+    if (ok) {
+        const kr_capture *code = &b->side[SIDE_CODE].c;
+        c->layout = code->layout;
+        c->code_version = code->code_version;
+        c->rows = code->rows;
+        c->nrows = code->nrows;
+        c->line_to_row = code->line_to_row;
+        c->nline_map = code->nline_map;
+        if (j->sink->begin && j->sink->begin(j->sink->acc, c, j->threads, &j->keep)) {
+            j->begin_rc = KR_INTERNAL;
+        } else {
+            /* The pool holds what the groups in flight drop: the largest
+             * group per thread (nothing when the sink keeps every stream). */
+            size_t largest = 0;
+            for (size_t g = 0; g < j->ngroups; g++)
+                if (j->gstart[g + 1] - j->gstart[g] > largest)
+                    largest = j->gstart[g + 1] - j->gstart[g];
+            if ((j->keep & (KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES)) !=
+                (KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES) && !b->opts->jansson_waves)
+                b->pool = pool_new(c->nwaves, largest * (size_t)j->threads);  /* NULL: malloc/free */
+            gate = 1;
+        }
     }
-    j->wrc[k] = j->sink->wave ? j->sink->wave(j->sink->acc, c, i, worker) : 0;
+    pthread_mutex_lock(&j->mu);
+    atomic_store_explicit(&j->gate, gate, memory_order_release);
+    pthread_cond_broadcast(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+}
+
+static int stream_wait(stream_job *j)
+{
+    int gate = atomic_load_explicit(&j->gate, memory_order_acquire);
+    if (gate)
+        return gate;
+    pthread_mutex_lock(&j->mu);
+    while (!(gate = atomic_load_explicit(&j->gate, memory_order_acquire)))
+        pthread_cond_wait(&j->cv, &j->mu);
+    pthread_mutex_unlock(&j->mu);
+    return gate;
 }
 
 /* The group's call when every wave of it loaded and was taken; then its
@@ -550,113 +658,40 @@ static void finish_group(stream_job *j, size_t g, int worker)
         drop_streams(j->b->pool, &c->waves[j->idx[k]], j->idx[k], j->keep);
 }
 
-/* Groups side by side: one task per group, its waves in turn. */
-static void group_task(void *ctx, size_t g, int worker)
+/* Position k of idx: load the wave, map its records, hand it to the sink;
+ * the last wave of its group through makes the group's call. A wave that
+ * fails to load is recorded as wave_task does, and its group does not
+ * reach the sink. */
+static void stream_task(stream_job *j, size_t k, int worker)
 {
-    stream_job *j = ctx;
-    for (size_t k = j->gstart[g]; k < j->gstart[g + 1]; k++)
-        wave_in_group(j, k, worker);
-    finish_group(j, g, worker);
-}
-
-/* One group at a time: one task per wave of group j->cur. */
-static void member_task(void *ctx, size_t k, int worker)
-{
-    stream_job *j = ctx;
-    wave_in_group(j, j->gstart[j->cur] + k, worker);
-}
-
-/* bundle_opts.small_bytes when 0. */
-#define STREAM_SMALL_BYTES (32ull << 20)
-
-/* The wave files of c through the sink, groups on opts->threads threads.
- * Errors: the first failed wave by index, then the first failed group. */
-static int stream_waves(batch *b, const kr_wave_sink *sink, kr_err *err)
-{
+    batch *b = j->b;
     kr_capture *c = b->c;
-    size_t n = c->nwaves;
-    stream_job j = {b, sink, 0, NULL, NULL, 0, NULL, NULL, 0};
-    int threads = b->opts->threads > 1 ? b->opts->threads : 1;
-    if (sink->begin && sink->begin(sink->acc, c, threads, &j.keep))
-        return kr_err_set(err, KR_INTERNAL, c->dir, NULL, "out of memory preparing the analyses");
-    if (n == 0)
-        return 0;
-    scope_key *keys = malloc(n * sizeof *keys);
-    j.idx = malloc(n * sizeof *j.idx);
-    j.gstart = malloc((n + 1) * sizeof *j.gstart);
-    j.grc = calloc(n, sizeof *j.grc);
-    j.wrc = calloc(n, sizeof *j.wrc);
-    int rc = 0;
-    if (!keys || !j.idx || !j.gstart || !j.grc || !j.wrc)
-        rc = oom(err, c->dir);
-    if (!rc) {
-        for (size_t i = 0; i < n; i++)
-            keys[i] = (scope_key){c->wave_refs[i].se, c->wave_refs[i].simd, i};
-        qsort(keys, n, sizeof *keys, by_scope);
-        for (size_t k = 0; k < n; k++) {
-            j.idx[k] = keys[k].wave;
-            if (k == 0 || keys[k].se != keys[k - 1].se || keys[k].simd != keys[k - 1].simd)
-                j.gstart[j.ngroups++] = k;
+    size_t i = j->idx[k], g = j->group_of[k];
+    j->wrc[k] = -1;
+    if (stream_wait(j) < 0)
+        return;
+    if (wave_task(b, i, worker)) {
+        if (!b->mapped[i]) {
+            map_rows(b, c, &c->waves[i]);
+            b->mapped[i] = 1;
         }
-        j.gstart[j.ngroups] = n;
-        /* The pool holds what the groups in flight drop: the largest group
-         * per thread (nothing when the sink keeps every stream). */
-        size_t largest = 0;
-        for (size_t g = 0; g < j.ngroups; g++)
-            if (j.gstart[g + 1] - j.gstart[g] > largest)
-                largest = j.gstart[g + 1] - j.gstart[g];
-        if ((j.keep & (KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES)) !=
-            (KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES) && !b->opts->jansson_waves)
-            b->pool = pool_new(n, largest * (size_t)threads);   /* NULL: plain malloc/free */
-        /* Memory follows the records of the groups in flight. When every
-         * group has a wave per thread, the groups go one at a time, their
-         * waves loading side by side (the group's call then runs alone);
-         * otherwise (one or few waves per group) the groups go side by
-         * side. The results are the same either way. */
-        size_t smallest = n;
-        for (size_t g = 0; g < j.ngroups; g++)
-            if (j.gstart[g + 1] - j.gstart[g] < smallest)
-                smallest = j.gstart[g + 1] - j.gstart[g];
-        /* A small capture's memory does not matter: its groups go side by
-         * side, so a group's call (hidden latency) overlaps the loading of
-         * the next instead of running alone. */
-        uint64_t small = b->opts->small_bytes ? b->opts->small_bytes : STREAM_SMALL_BYTES, wave_bytes = 0;
-        for (size_t i = 0; i < n && threads > 1 && wave_bytes < small; i++) {
-            char path[PATH_MAX];
-            bundle_source_info st;
-            kr_path_join(path, sizeof path, c->dir, c->wave_refs[i].file);
-            wave_bytes += bundle_source_stat(c->source, path, 1, &st) == 0 ? st.size : small;
-        }
-        if (threads > 1 && smallest >= (size_t)threads && wave_bytes >= small) {
-            for (j.cur = 0; j.cur < j.ngroups; j.cur++) {
-                kr_parallel_for(j.gstart[j.cur + 1] - j.gstart[j.cur], threads, member_task, &j);
-                finish_group(&j, j.cur, 0);
-            }
-        } else {
-            kr_parallel_for(j.ngroups, threads, group_task, &j);
-        }
-        size_t first = 0;
-        for (size_t k = 1; k < (size_t)threads; k++)
-            if (b->wave_err_at[k] < b->wave_err_at[first])
-                first = k;
-        if (b->wave_err_at[first] != SIZE_MAX) {
-            *err = b->wave_errs[first];
-            rc = err->code;
-        }
-        for (size_t g = 0; g < j.ngroups && !rc; g++)
-            if (j.grc[g])
-                rc = kr_err_set(err, j.grc[g], c->dir, NULL, "out of memory analyzing the waves");
-        for (size_t i = 0; i < n; i++)
-            c->total_bytes += c->waves[i].bytes;
+        j->wrc[k] = j->sink->wave ? j->sink->wave(j->sink->acc, c, i, worker) : 0;
     }
-    pool_free(b->pool);
-    b->pool = NULL;
-    free(keys);
-    free(j.idx);
-    free(j.gstart);
-    free(j.grc);
-    free(j.wrc);
-    return rc;
+    if (atomic_fetch_sub_explicit(&j->left[g], 1, memory_order_acq_rel) == 1)
+        finish_group(j, g, worker);
+}
+
+/* After the batch and its wave errors: the sink's begin, then the first
+ * failed group. */
+static int stream_result(stream_job *j, kr_err *err)
+{
+    kr_capture *c = j->b->c;
+    if (j->begin_rc)
+        return kr_err_set(err, KR_INTERNAL, c->dir, NULL, "out of memory preparing the analyses");
+    for (size_t g = 0; g < j->ngroups; g++)
+        if (j->grc[g])
+            return kr_err_set(err, j->grc[g], c->dir, NULL, "out of memory analyzing the waves");
+    return 0;
 }
 
 /* Runs the batch and moves its results into c. Returns the first error in
@@ -714,9 +749,17 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
             c->nwaves = nwaves;  /* every slot is released by bundle_capture_free */
     }
     kr_progress_expect(opts->progress, c->nwaves);
-    /* Streamed: only the other files now; the waves after they are in c. */
+    stream_job job;
+    memset(&job, 0, sizeof job);
+    if (!rc && opts->sink && c->nwaves) {
+        job.b = b;
+        job.sink = opts->sink;
+        job.threads = opts->threads > 1 ? opts->threads : 1;
+        if (!(rc = stream_plan(&job, err)))
+            b->job = &job;
+    }
     if (!rc)
-        kr_parallel_for(b->nside + (opts->sink ? 0 : c->nwaves), opts->threads, batch_task, b);
+        kr_parallel_for(b->nside + c->nwaves, opts->threads, batch_task, b);
 
     /* The sides' arenas now belong to the capture, whatever happened. */
     for (int id = 0; id < SIDE_COUNT; id++)
@@ -774,8 +817,16 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
         if (*results_rc)
             *results_err = b->side[SIDE_RESULTS].err;
     }
-    if (!rc && opts->sink)
-        rc = stream_waves(b, opts->sink, err);
+    if (!rc && b->job)
+        rc = stream_result(&job, err);
+    else if (!rc && opts->sink && opts->sink->begin) {
+        unsigned keep = 0;                  /* no waves: the sink is begun all the same */
+        if (opts->sink->begin(opts->sink->acc, c, opts->threads > 1 ? opts->threads : 1, &keep))
+            rc = kr_err_set(err, KR_INTERNAL, c->dir, NULL, "out of memory preparing the analyses");
+    }
+    pool_free(b->pool);
+    b->pool = NULL;
+    stream_job_free(&job);
     size_t nworkers = opts->threads > 1 ? (size_t)opts->threads : 1;
     for (size_t k = 0; b->rbuf && k < nworkers; k++)
         free(b->rbuf[k]);

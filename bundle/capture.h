@@ -30,15 +30,10 @@ typedef struct bundle_opts {
     int jansson_waves;           /* parse wave files with the jansson reference */
     const struct bundle_source *src;   /* where dir lies (bundle/source.h); NULL: the filesystem */
     kr_progress *progress;       /* wave files parsed are counted here; NULL: none */
-    const kr_wave_sink *sink;    /* stream the waves (model.h): code.json and the other
-                                    files load first, then the wave files group by
-                                    group into the sink, and their streams are dropped;
+    const kr_wave_sink *sink;    /* stream the waves (model.h): the wave files load
+                                    once code.json is in, beside the other files, and go
+                                    group by group into the sink; their streams are dropped;
                                     NULL: every wave is kept whole */
-    uint64_t small_bytes;        /* streamed loads with several threads: below this many
-                                    bytes of wave files the (SE, SIMD) groups load side
-                                    by side even when each has a wave per thread (the
-                                    memory of a small capture does not matter);
-                                    0: 32 MiB */
 } bundle_opts;
 
 int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **out, kr_err *err);

@@ -402,7 +402,9 @@ static inline const char *kr_cat_name(unsigned c)
 #define KR_SINK_KEEP_TIMELINES 2u    /* keep timelines */
 
 typedef struct kr_wave_sink {
-    /* Once, before the first group; *keep receives KR_SINK_KEEP_* flags. */
+    /* Once, before the first wave; *keep receives KR_SINK_KEEP_* flags. c
+     * then holds code.json's rows and the list of waves; the other files may
+     * still be loading. */
     int (*begin)(void *acc, const kr_capture *c, int workers, unsigned *keep);
     int (*group)(void *acc, const kr_capture *c, const size_t *waves, size_t n, int worker);
     void *acc;
