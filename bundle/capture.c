@@ -461,10 +461,10 @@ static void batch_task(void *ctx, size_t index, int worker)
 /* ---- streamed waves (bundle_opts.sink) ----
  *
  * The wave files are tasks of the same batch as the other files, one task
- * per wave, grouped by (SE, SIMD) and in group order. They wait for
- * code.json alone (its rows map the records; the sink is begun once it is
- * in), so the results, CSVs and small files load while the first waves
- * parse. The thread that finishes the last wave of a group makes the
+ * per wave, grouped by (SE, SIMD) and in group order. A wave parses at
+ * once and then waits for code.json alone (its rows map the records; the
+ * sink is begun once it is in), so code.json, the results, CSVs and small
+ * files load while the first waves parse. The thread that finishes the last wave of a group makes the
  * group's call (hidden latency) and drops the group's streams, while the
  * other threads go on with the next waves: a group's call never runs
  * alone, and at most one group per thread holds its records. */
@@ -606,20 +606,10 @@ static void stream_open(stream_job *j, int ok)
         c->nrows = code->nrows;
         c->line_to_row = code->line_to_row;
         c->nline_map = code->nline_map;
-        if (j->sink->begin && j->sink->begin(j->sink->acc, c, j->threads, &j->keep)) {
+        if (j->sink->begin && j->sink->begin(j->sink->acc, c, j->threads, &j->keep))
             j->begin_rc = KR_INTERNAL;
-        } else {
-            /* The pool holds what the groups in flight drop: the largest
-             * group per thread (nothing when the sink keeps every stream). */
-            size_t largest = 0;
-            for (size_t g = 0; g < j->ngroups; g++)
-                if (j->gstart[g + 1] - j->gstart[g] > largest)
-                    largest = j->gstart[g + 1] - j->gstart[g];
-            if ((j->keep & (KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES)) !=
-                (KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES) && !b->opts->jansson_waves)
-                b->pool = pool_new(c->nwaves, largest * (size_t)j->threads);  /* NULL: malloc/free */
+        else
             gate = 1;
-        }
     }
     pthread_mutex_lock(&j->mu);
     atomic_store_explicit(&j->gate, gate, memory_order_release);
@@ -668,9 +658,14 @@ static void stream_task(stream_job *j, size_t k, int worker)
     kr_capture *c = b->c;
     size_t i = j->idx[k], g = j->group_of[k];
     j->wrc[k] = -1;
-    if (stream_wait(j) < 0)
+    /* The wave parses while code.json may still be loading; the sink
+     * needs its rows. */
+    int loaded = wave_task(b, i, worker);
+    if (stream_wait(j) < 0) {
+        drop_streams(b->pool, &c->waves[i], i, 0);
         return;
-    if (wave_task(b, i, worker)) {
+    }
+    if (loaded) {
         if (!b->mapped[i]) {
             map_rows(b, c, &c->waves[i]);
             b->mapped[i] = 1;
@@ -757,6 +752,14 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
         job.threads = opts->threads > 1 ? opts->threads : 1;
         if (!(rc = stream_plan(&job, err)))
             b->job = &job;
+        /* The pool holds what the groups in flight drop: the largest group
+         * per thread (what the sink keeps is never put back). */
+        size_t largest = 0;
+        for (size_t g = 0; g < job.ngroups; g++)
+            if (job.gstart[g + 1] - job.gstart[g] > largest)
+                largest = job.gstart[g + 1] - job.gstart[g];
+        if (!rc && !opts->jansson_waves)
+            b->pool = pool_new(c->nwaves, largest * (size_t)job.threads);  /* NULL: malloc/free */
     }
     if (!rc)
         kr_parallel_for(b->nside + c->nwaves, opts->threads, batch_task, b);
