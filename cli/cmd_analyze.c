@@ -188,6 +188,7 @@ int cmd_analyze(int argc, char **argv)
     kr_buf_init(&src);
     kr_buf_init(&html);
     cli_memory_setup();
+    cli_roof_prefetch(&roof);
     kr_progress *bar = kr_progress_new(2, kr_progress_mode_of(o.progress, o.no_progress, o.quiet), "parsing");
     /* The waves stream through the analyses while they load, so the
      * records need not all be in memory (analyzer/stream.h); the HTML

@@ -390,6 +390,7 @@ int cmd_compare(int argc, char **argv)
     kr_buf_init(&html);
     char **unp_strs = NULL;
 
+    cli_roof_prefetch(&roof);
     if ((rc = side_build(&sb, pos[0], &err)) || (rc = side_build(&sc, pos[1], &err))) {
         rc = fail(&err);
         goto done;

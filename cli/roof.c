@@ -245,6 +245,14 @@ done:
     return rc;
 }
 
+static void *load_table(void *arg)
+{
+    cli_roof *r = arg;
+    kr_err_clear(&r->loader_err);
+    r->loader_rc = rep_hw_load(&r->table, &r->loader_err);
+    return NULL;
+}
+
 int cli_roof_init(const cli_command *cmd, cli_roof *r)
 {
     struct { const char *text, *name; uint64_t *v; uint8_t *has; } nums[] = {
@@ -277,14 +285,32 @@ int cli_roof_init(const cli_command *cmd, cli_roof *r)
     return r->bench ? read_bench(cmd, r) : 0;
 }
 
+void cli_roof_prefetch(cli_roof *r)
+{
+    if (r->table_state == 0 && !r->loading)
+        r->loading = pthread_create(&r->loader, NULL, load_table, r) == 0;
+}
+
+static void join_table(cli_roof *r)
+{
+    if (!r->loading)
+        return;
+    pthread_join(r->loader, NULL);
+    r->loading = 0;
+    r->table_state = r->loader_rc == 0 ? 1 : -1;
+}
+
 void cli_roof_for(cli_roof *r, const kr_capture *c, an_roofline_opts *o)
 {
     *o = r->base;
     char note[1024];
     kr_err err;
     kr_err_clear(&err);
+    join_table(r);
     if (r->table_state == 0)
         r->table_state = rep_hw_load(&r->table, &err) == 0 ? 1 : -1;
+    else if (r->table_state < 0)
+        err = r->loader_err;
     if (r->table_state == 1) {
         o->hw = rep_hw_pick(&r->table, r->device, c, note, sizeof note);
     } else {
@@ -306,6 +332,7 @@ void cli_roof_for(cli_roof *r, const kr_capture *c, an_roofline_opts *o)
 
 void cli_roof_free(cli_roof *r)
 {
+    join_table(r);
     for (size_t i = 0; i < r->nnotes; i++)
         free(r->notes[i]);
     free(r->notes);

@@ -17,6 +17,8 @@
 #include <stddef.h>
 
 #include "analyzer/roofline.h"
+#include <pthread.h>
+
 #include "bundle/model.h"
 #include "cli/opts.h"
 #include "report/hw.h"
@@ -28,6 +30,10 @@ typedef struct cli_roof {
     an_roofline_opts base;       /* parsed numbers and ceiling */
     rep_hw_table table;
     int table_state;             /* 0 not loaded, 1 loaded, -1 failed */
+    int loading;                 /* the table loads on `loader` (cli_roof_init) */
+    pthread_t loader;
+    int loader_rc;
+    kr_err loader_err;
     char **notes;                /* device notes, one per capture (malloc) */
     size_t nnotes;
 } cli_roof;
@@ -47,9 +53,13 @@ typedef struct cli_roof {
 /* Checks the option values and reads the benchmark CSV (keeps no
  * allocation). 0, or KR_USAGE / KR_INPUT after printing the message. */
 int cli_roof_init(const cli_command *cmd, cli_roof *r);
+/* Starts parsing the hardware table (a JSON template) on a thread of its
+ * own, so it overlaps the loading of the captures; cli_roof_for and
+ * cli_roof_free wait for it. Call it once the command will go on to load. */
+void cli_roof_prefetch(cli_roof *r);
 /* Fills *o for capture c: the parsed options plus the device and its note
- * (the embedded table is loaded on the first call; if it cannot be, the
- * device is unknown and the note says why). */
+ * (the embedded table is loaded on the first call unless prefetched; if it
+ * cannot be, the device is unknown and the note says why). */
 void cli_roof_for(cli_roof *r, const kr_capture *c, an_roofline_opts *o);
 void cli_roof_free(cli_roof *r);
 
