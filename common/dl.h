@@ -10,6 +10,9 @@
 #ifndef KR_COMMON_DL_H
 #define KR_COMMON_DL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "common/err.h"
 
 /* dlopen(soname); NULL with err filled (KR_INTERNAL, naming the library and
@@ -17,5 +20,16 @@
 void *kr_dl_open(const char *soname, const char *needed_for, kr_err *err);
 /* The address of `name` in h, or NULL with err filled. */
 void *kr_dl_sym(void *h, const char *soname, const char *name, kr_err *err);
+
+/* Runs a library's load function once per process, whatever the threads. */
+typedef struct kr_dl_once {
+    pthread_mutex_t mu;
+    atomic_int state;            /* 0 not tried, 1 loaded, -1 failed */
+    kr_err failure;              /* what load said when it failed */
+} kr_dl_once;
+#define KR_DL_ONCE_INIT {PTHREAD_MUTEX_INITIALIZER, 0, {0, "", "", ""}}
+/* 0 when load succeeded (now or before); else its KR_* code, with err (when
+ * not NULL) filled with its error, every time. */
+int kr_dl_once_run(kr_dl_once *o, int (*load)(kr_err *err), kr_err *err);
 
 #endif
