@@ -152,6 +152,26 @@ static int oom(bundle_scan *s)
     return kr_err_set(s->err, KR_INTERNAL, s->fname, NULL, "out of memory");
 }
 
+/* Instructions and timeline: after bundle_scan_array_next, a run of
+ * compact records "[a,b,...],[a,b,...]" is parsed, stored and counted in
+ * one loop. Unchecked reads (scan.h): a record read by the fast readers
+ * starts below s->fast_end, or right after a ',' below it; from there the
+ * loop reads at most 1 + 5 * BUNDLE_SCAN_FAST_READ bytes of the record and
+ * the two bytes after it, well within BUNDLE_SCAN_FAST_SPAN. A record the
+ * fast readers do not accept is read by the checked tuple parser from its
+ * first byte, so values and errors are the same as without the run; a
+ * separator other than ",[" below fast_end (the end of the array,
+ * whitespace, anything wrong) goes back to bundle_scan_array_next. */
+
+/* ",[" at q (two bytes compared at once). */
+static inline int next_record(const char *q)
+{
+    uint16_t two, want;
+    memcpy(&two, q, 2);
+    memcpy(&want, ",[", 2);
+    return two == want;
+}
+
 static int scan_insts(bundle_scan *s, kr_wave *w, bundle_wave_spare *sp)
 {
     static const uint64_t max[5] = {U64_FIELD_MAX, UINT8_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
@@ -160,30 +180,58 @@ static int scan_insts(bundle_scan *s, kr_wave *w, bundle_wave_spare *sp)
     bundle_scan_arr a;
     if (bundle_scan_array_open(s, &a, "wave.instructions"))
         return KR_INPUT;
+    const char *fe = s->fast_end;
     kr_inst *v = NULL;
     size_t n = 0, cap = 0;
     int r;
     while ((r = bundle_scan_array_next(s, &a)) == 1) {
-        uint64_t f[5];
-        if (bundle_scan_uint_tuple(s, 5, max, f, "wave.instructions", n))
-            goto fail;
-        if (n == cap) {
-            if (n == KR_MAX_RECORDS_PER_WAVE) {
-                too_many(s, "wave.instructions");
-                goto fail;
+        const char *p = s->p;
+        int compact = p < fe && *p == '[';
+        for (;;) {
+            uint64_t time, cat, stall, dur, line;
+            const char *q = p + 1;
+            if (!compact || !bundle_scan_fast_field_long(&q, max[0], ',', &time) ||
+                !bundle_scan_fast_field(&q, max[1], ',', &cat) ||
+                !bundle_scan_fast_field(&q, max[2], ',', &stall) ||
+                !bundle_scan_fast_field(&q, max[3], ',', &dur) ||
+                !bundle_scan_fast_field(&q, max[4], ']', &line)) {
+                uint64_t f[5];          /* the checked path, from the record's first byte */
+                s->p = p;
+                if (bundle_scan_uint_tuple_slow(s, 5, max, f, "wave.instructions", n))
+                    goto fail;
+                q = s->p;
+                time = f[0];
+                cat = f[1];
+                stall = f[2];
+                dur = f[3];
+                line = f[4];
             }
-            if (room(sp, BUNDLE_SPARE_INSTS, (void **)&v, &cap, n, sizeof *v)) {
-                oom(s);
-                goto fail;
+            if (n == cap) {
+                s->p = q;               /* errors point after the record */
+                if (n == KR_MAX_RECORDS_PER_WAVE) {
+                    too_many(s, "wave.instructions");
+                    goto fail;
+                }
+                if (room(sp, BUNDLE_SPARE_INSTS, (void **)&v, &cap, n, sizeof *v)) {
+                    oom(s);
+                    goto fail;
+                }
             }
+            kr_inst *in = &v[n++];
+            in->time = time;
+            in->cat = (uint8_t)cat;
+            in->stall = (uint32_t)stall;
+            in->dur = (uint32_t)dur;
+            in->line = (uint32_t)line;
+            in->row = KR_ROW_NONE;
+            if (q >= fe || !next_record(q)) {
+                s->p = q;
+                a.count = n;            /* every element started is stored */
+                break;
+            }
+            p = q + 1;                  /* the next element, as bundle_scan_array_next would */
+            compact = 1;
         }
-        kr_inst *in = &v[n++];
-        in->time = f[0];
-        in->cat = (uint8_t)f[1];
-        in->stall = (uint32_t)f[2];
-        in->dur = (uint32_t)f[3];
-        in->line = (uint32_t)f[4];
-        in->row = KR_ROW_NONE;
     }
     if (r < 0)
         goto fail;
@@ -205,26 +253,48 @@ static int scan_timeline(bundle_scan *s, kr_wave *w, bundle_wave_spare *sp)
     bundle_scan_arr a;
     if (bundle_scan_array_open(s, &a, "wave.timeline"))
         return KR_INPUT;
+    const char *fe = s->fast_end;
     kr_tl *v = NULL;
     size_t n = 0, cap = 0;
     int r;
     while ((r = bundle_scan_array_next(s, &a)) == 1) {
-        uint64_t f[2];
-        if (bundle_scan_uint_tuple(s, 2, max, f, "wave.timeline", n))
-            goto fail;
-        if (n == cap) {
-            if (n == KR_MAX_RECORDS_PER_WAVE) {
-                too_many(s, "wave.timeline");
-                goto fail;
+        const char *p = s->p;
+        int compact = p < fe && *p == '[';
+        for (;;) {
+            uint64_t state, cycles;
+            const char *q = p + 1;
+            if (!compact || !bundle_scan_fast_field(&q, max[0], ',', &state) ||
+                !bundle_scan_fast_field(&q, max[1], ']', &cycles)) {
+                uint64_t f[2];          /* the checked path, from the record's first byte */
+                s->p = p;
+                if (bundle_scan_uint_tuple_slow(s, 2, max, f, "wave.timeline", n))
+                    goto fail;
+                q = s->p;
+                state = f[0];
+                cycles = f[1];
             }
-            if (room(sp, BUNDLE_SPARE_TIMELINE, (void **)&v, &cap, n, sizeof *v)) {
-                oom(s);
-                goto fail;
+            if (n == cap) {
+                s->p = q;               /* errors point after the record */
+                if (n == KR_MAX_RECORDS_PER_WAVE) {
+                    too_many(s, "wave.timeline");
+                    goto fail;
+                }
+                if (room(sp, BUNDLE_SPARE_TIMELINE, (void **)&v, &cap, n, sizeof *v)) {
+                    oom(s);
+                    goto fail;
+                }
             }
+            v[n].state = (uint8_t)state;
+            v[n].cycles = cycles;
+            n++;
+            if (q >= fe || !next_record(q)) {
+                s->p = q;
+                a.count = n;
+                break;
+            }
+            p = q + 1;
+            compact = 1;
         }
-        v[n].state = (uint8_t)f[0];
-        v[n].cycles = f[1];
-        n++;
     }
     if (r < 0)
         goto fail;
@@ -284,7 +354,7 @@ typedef struct producers {
     bundle_wave_spare *sp;
 } producers;
 
-static int push_producer(bundle_scan *s, producers *pr, uint64_t line)
+static inline int push_producer(bundle_scan *s, producers *pr, uint64_t line)
 {
     if (pr->n == pr->cap) {
         if (pr->n == KR_MAX_RECORDS_PER_WAVE)
@@ -296,29 +366,12 @@ static int push_producer(bundle_scan *s, producers *pr, uint64_t line)
     return 0;
 }
 
-/* A plain integer of 1-18 digits, no leading zero, <= max, at *pp; 0 if the
- * text is anything else. Only for positions below s->fast_end plus the span
- * of one small group (see bundle_scan_uint_tuple). */
-static inline int fast_uint(const char **pp, uint64_t max, uint64_t *out)
-{
-    const char *p = *pp, *start = p;
-    uint64_t v = 0;
-    unsigned d;
-    while ((d = (unsigned)(unsigned char)*p - '0') < 10) {
-        v = v * 10 + d;
-        p++;
-    }
-    size_t nd = (size_t)(p - start);
-    if (nd - 1 >= 18 || (*start == '0' && nd > 1) || v > max)
-        return 0;
-    *pp = p;
-    *out = v;
-    return 1;
-}
-
 /* Compact entry "[L,[[P,0],...]]" with every group starting below
  * s->fast_end: 0 parsed, 1 not in that form (nothing consumed; the caller
- * rolls producers back and takes the checked path), other: error. */
+ * rolls producers back and takes the checked path), other: error. Unchecked
+ * reads: the head "[L,[" and each pair "[P,0]," touch at most
+ * 2 + 2 * BUNDLE_SCAN_FAST_READ bytes from a start below fast_end, well
+ * within BUNDLE_SCAN_FAST_SPAN (scan.h). */
 static int wait_entry_fast(bundle_scan *s, uint64_t *line, producers *pr)
 {
     const char *p = s->p, *fe = s->fast_end;
@@ -326,9 +379,9 @@ static int wait_entry_fast(bundle_scan *s, uint64_t *line, producers *pr)
     if (!(p < fe && *p == '['))
         return 1;
     p++;
-    if (!fast_uint(&p, UINT32_MAX, line) || p[0] != ',' || p[1] != '[')
+    if (!bundle_scan_fast_field(&p, UINT32_MAX, ',', line) || *p != '[')
         return 1;
-    p += 2;
+    p++;
     if (*p == ']') {
         p++;
     } else {
@@ -336,13 +389,10 @@ static int wait_entry_fast(bundle_scan *s, uint64_t *line, producers *pr)
             if (!(p < fe && *p == '['))
                 return 1;
             p++;
-            if (!fast_uint(&p, UINT32_MAX, &pl) || *p != ',')
-                return 1;
-            p++;
             /* A lane other than 0 is rare: the checked path counts it. */
-            if (!fast_uint(&p, U64_FIELD_MAX, &lane) || *p != ']' || lane != 0)
+            if (!bundle_scan_fast_field(&p, UINT32_MAX, ',', &pl) ||
+                !bundle_scan_fast_field(&p, U64_FIELD_MAX, ']', &lane) || lane != 0)
                 return 1;
-            p++;
             int rc = push_producer(s, pr, pl);
             if (rc)
                 return rc;

@@ -6,7 +6,10 @@
  *    totals equal FORMATS.md "Measured facts".
  * 3. Mutations (truncation, byte flips/inserts/deletes, number replacements,
  *    duplicate keys, deep nesting, pretty-printing): both parsers accept the
- *    same inputs and, when they accept, build the same model. */
+ *    same inputs and, when they accept, build the same model.
+ * 4. The fast record loops: numbers at field limits, leading zeros and
+ *    non-integers inside long compact arrays give the checked path's values
+ *    and errors; whitespace; records near and cut at the end of the buffer. */
 #include <glob.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -889,11 +892,206 @@ static void test_spare(void)
     bundle_wave_release(&plain);
 }
 
+
+/* ---- 4. the fast record loops (compact records far from the end) ---- */
+
+/* The checked path's verdict on number text t in field 0..max, written out
+ * from the scanner's documented messages: NULL when accepted (value in
+ * *v), else the message; path names the field. */
+static const char *expect_number(const char *t, uint64_t max, const char *path, char found, uint64_t *v,
+                                 char *msg, size_t cap)
+{
+    size_t len = strlen(t);
+    if (len == 0 || t[0] == '+' || t[0] == 'x') {
+        snprintf(msg, cap, "expected integer in %s, found '%c'", path, len ? t[0] : found);
+        return msg;
+    }
+    if (strpbrk(t, ".eE")) {
+        snprintf(msg, cap, "expected integer in %s, found a real number", path);
+        return msg;
+    }
+    if (t[0] == '-') {
+        if (strcmp(t, "-0") == 0) {
+            *v = 0;
+            return NULL;
+        }
+        snprintf(msg, cap, "expected a non-negative integer in %s", path);
+        return msg;
+    }
+    if (t[0] == '0' && len > 1)
+        return "invalid number (leading zero)";
+    if (len > 19 || strtoull(t, NULL, 10) > (uint64_t)INT64_MAX)
+        return "integer out of the 64-bit signed range";
+    *v = strtoull(t, NULL, 10);
+    if (*v > max) {
+        snprintf(msg, cap, "integer out of range in %s (maximum %llu)", path, (unsigned long long)max);
+        return msg;
+    }
+    return NULL;
+}
+
+/* Number texts: each digit count 1..19 at its smallest and largest value,
+ * the field limits (max, max + 1), leading zeros, non-integers. */
+static size_t record_texts(char texts[][32], size_t cap)
+{
+    static const char *const fixed[] = {
+        "0", "00", "01", "007", "09999999", "255", "256", "4294967295", "4294967296", "9223372036854775807",
+        "9223372036854775808", "18446744073709551616", "99999999999999999999", "-1", "-0", "+1", "1.5",
+        "1e3", "", "x",
+    };
+    size_t n = 0;
+    for (int nd = 1; nd <= 19 && n + 2 <= cap; nd++) {
+        texts[n][0] = '1';
+        memset(texts[n] + 1, '0', (size_t)nd - 1);
+        texts[n++][nd] = '\0';
+        memset(texts[n], '9', (size_t)nd);
+        texts[n++][nd] = '\0';
+    }
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && n < cap; i++)
+        snprintf(texts[n++], 32, "%s", fixed[i]);
+    return n;
+}
+
+static void test_fast_records(void)
+{
+    static const uint64_t imax[5] = {INT64_MAX, UINT8_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    static const uint64_t tmax[2] = {UINT8_MAX, INT64_MAX};
+    static char texts[80][32];
+    size_t nt = record_texts(texts, 80);
+    size_t cap = 8192;
+    char *buf = malloc(cap);
+    diff_failures = 0;
+    /* record 10 of 40 (far from the end: the fast loop reaches it) carries
+     * text t in field k; instructions (5 fields) and timeline (2 fields) */
+    for (int arr = 0; arr < 2; arr++) {
+        int nf = arr ? 2 : 5;
+        const uint64_t *max = arr ? tmax : imax;
+        const char *name = arr ? "timeline" : "instructions";
+        for (size_t i = 0; i < nt; i++) {
+            for (int k = 0; k < nf; k++) {
+                size_t len = 0, at = 0;
+                len += (size_t)snprintf(buf + len, cap - len, W0 "\"%s\":[", name);
+                for (int r = 0; r < 40; r++) {
+                    len += (size_t)snprintf(buf + len, cap - len, "%s[", r ? "," : "");
+                    for (int j = 0; j < nf; j++) {
+                        len += (size_t)snprintf(buf + len, cap - len, "%s", j ? "," : "");
+                        if (r == 10 && j == k)
+                            at = len;
+                        /* field 0 of instructions is a 6-digit time, the rest 1-3 digits */
+                        if (r == 10 && j == k)
+                            len += (size_t)snprintf(buf + len, cap - len, "%s", texts[i]);
+                        else if (!arr && j == 0)
+                            len += (size_t)snprintf(buf + len, cap - len, "%d", 173060 + 4 * r);
+                        else
+                            len += (size_t)snprintf(buf + len, cap - len, "%d", (r * 37 + j * 11) % (j ? 250 : 5));
+                    }
+                    len += (size_t)snprintf(buf + len, cap - len, "]");
+                }
+                len += (size_t)snprintf(buf + len, cap - len, "]}}");
+                char path[64], msgbuf[160];
+                snprintf(path, sizeof path, "wave.%s[10][%d]", name, k);
+                uint64_t want = 0;
+                const char *msg = expect_number(texts[i], max[k], path, k + 1 < nf ? ',' : ']', &want, msgbuf,
+                                                sizeof msgbuf);
+                char *copy = malloc(len);      /* exact size: ASan sees any overread */
+                memcpy(copy, buf, len);
+                kr_wave w = {0};
+                kr_err e;
+                int rc = bundle_parse_wave(copy, len, "f.json", &w, &e);
+                free(copy);
+                if (!msg) {
+                    T_EQ_I64(rc, 0);
+                    size_t nrec = arr ? w.ntimeline : w.ninsts;
+                    T_EQ_U64(nrec, 40);
+                    if (!rc && nrec == 40) {
+                        uint64_t got = arr ? (k ? w.timeline[10].cycles : w.timeline[10].state)
+                                     : k == 0 ? w.insts[10].time : k == 1 ? w.insts[10].cat
+                                     : k == 2 ? w.insts[10].stall : k == 3 ? w.insts[10].dur : w.insts[10].line;
+                        T_EQ_U64(got, want);
+                        /* a neighbour read by the fast loop */
+                        T_EQ_U64(arr ? w.timeline[11].cycles : w.insts[11].time,
+                                 arr ? (11 * 37 + 11) % 250 : 173060 + 44);
+                    }
+                } else {
+                    char where[32];
+                    snprintf(where, sizeof where, "1:%zu", at + 1);
+                    T_EQ_I64(rc, KR_INPUT);
+                    T_EQ_STR(e.msg, msg);
+                    T_EQ_STR(e.where, where);
+                    if (rc != KR_INPUT || strcmp(e.msg, msg) != 0 || strcmp(e.where, where) != 0)
+                        fprintf(stderr, "  %s field %d text \"%s\": %s %s\n", name, k, texts[i], e.where, e.msg);
+                }
+                bundle_wave_release(&w);
+                T_EQ_I64(differ(buf, len, "fast records"), msg ? 0 : 1);
+            }
+        }
+    }
+    /* whitespace inside and between records far from the end: the same
+     * model as the compact text */
+    static const char *const spaced[] = {
+        "[ 173060,1,0,4,12]", "[173060 ,1,0,4,12]", "[173060,1, 0,4,12]", "[173060,1,0,4,12 ]",
+        "[173060,1,0,4,\n12]", " [173060,1,0,4,12]", "[173060,1,0,4,12] ",
+    };
+    for (size_t i = 0; i < sizeof spaced / sizeof spaced[0]; i++) {
+        size_t len = (size_t)snprintf(buf, cap, W0 "\"instructions\":[");
+        for (int r = 0; r < 12; r++)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", r ? "," : "",
+                                    r == 4 ? spaced[i] : "[173060,1,0,4,12]");
+        len += (size_t)snprintf(buf + len, cap - len, "]}}");
+        kr_wave w = {0};
+        kr_err e;
+        T_EQ_I64(bundle_parse_wave(buf, len, "s.json", &w, &e), 0);
+        T_EQ_U64(w.ninsts, 12);
+        size_t bad = 0;
+        for (size_t r = 0; r < w.ninsts; r++)
+            bad += w.insts[r].time != 173060 || w.insts[r].cat != 1 || w.insts[r].stall != 0 ||
+                   w.insts[r].dur != 4 || w.insts[r].line != 12;
+        T_EQ_U64(bad, 0);
+        bundle_wave_release(&w);
+    }
+    /* the instructions array last in the file: its final records lie within
+     * BUNDLE_SCAN_FAST_SPAN of the end (checked path), the earlier ones not;
+     * every cut of the last 300 bytes agrees with jansson on an exact-size
+     * copy, and the complete file keeps every value */
+    {
+        size_t len = (size_t)snprintf(buf, cap, W0 "\"instructions\":[");
+        for (int r = 0; r < 60; r++)
+            len += (size_t)snprintf(buf + len, cap - len, "%s[%llu,%d,%d,%d,%d]", r ? "," : "",
+                                    100000000000000ull + 4ull * (unsigned)r, r % 10, r * 3, r * 3 + 4, 1000 + r);
+        len += (size_t)snprintf(buf + len, cap - len, "]}}");
+        kr_wave w = {0};
+        kr_err e;
+        T_EQ_I64(bundle_parse_wave(buf, len, "e.json", &w, &e), 0);
+        T_EQ_U64(w.ninsts, 60);
+        size_t bad = 0;
+        for (size_t r = 0; r < w.ninsts; r++)
+            bad += w.insts[r].time != 100000000000000ull + 4 * r || w.insts[r].cat != r % 10 ||
+                   w.insts[r].stall != 3 * r || w.insts[r].dur != 3 * r + 4 || w.insts[r].line != 1000 + r;
+        T_EQ_U64(bad, 0);
+        bundle_wave_release(&w);
+        tally t = {0};
+        for (size_t n = len - 300; n <= len; n++)
+            count(&t, differ(buf, n, "cut records"));
+        T_EQ_U64(t.mismatched, 0);
+        T_EQ_U64(t.accepted, 1);
+        /* cut inside the last record: the checked path names the record */
+        char *at = strstr(buf, "[100000000000236,9,177,181,1059]");
+        T_CHECK(at != NULL);
+        if (at) {
+            size_t n = (size_t)(at - buf) + 9;        /* "[10000000" */
+            T_EQ_I64(bundle_parse_wave(buf, n, "e.json", &w, &e), KR_INPUT);
+            T_EQ_STR(e.msg, "expected ',' or ']' in wave.instructions[59], found end of input");
+        }
+    }
+    free(buf);
+}
+
 int main(void)
 {
     test_hand_written();
     test_spare();
     test_errors();
+    test_fast_records();
     test_hub();
     test_mutations();
     free(hub_smallest);

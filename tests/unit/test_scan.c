@@ -1,6 +1,9 @@
 /* test_scan.c — the JSON scanner primitives (bundle/scan.h): numbers,
- * strings, containers, skipping, depth limit, tuples, error positions. */
+ * strings, containers, skipping, depth limit, tuples, error positions; the
+ * unchecked fast readers against strtoull and against the checked path. */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bundle/scan.h"
@@ -375,6 +378,294 @@ static void test_tuples(void)
     T_CHECK(S.fast_end == S.base);
 }
 
+
+/* ---- the unchecked fast readers against independent references ---- */
+
+/* Number texts: every digit count 1..19 at its smallest and largest value
+ * and two mixed patterns, the field limits (max and max + 1), leading zeros
+ * and things that are not plain integers. */
+static size_t number_texts(char texts[][32], size_t cap)
+{
+    static const char *const fixed[] = {
+        "0", "00", "01", "007", "0999999999999999", "255", "256", "4294967295", "4294967296",
+        "9223372036854775807", "9223372036854775808", "18446744073709551615", "18446744073709551616",
+        "99999999999999999999", "-1", "-0", "+1", "1.5", "1e3", "", "x",
+    };
+    size_t n = 0;
+    for (int nd = 1; nd <= 19; nd++) {
+        static const char mixed1[] = "1234567890123456789", mixed2[] = "9876543210987654321";
+        texts[n][0] = '1';
+        memset(texts[n] + 1, '0', (size_t)nd - 1);
+        texts[n++][nd] = '\0';
+        memset(texts[n], '9', (size_t)nd);
+        texts[n++][nd] = '\0';
+        snprintf(texts[n++], 32, "%.*s", nd, mixed1);
+        snprintf(texts[n++], 32, "%.*s", nd, mixed2);
+    }
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && n < cap; i++)
+        snprintf(texts[n++], 32, "%s", fixed[i]);
+    return n;
+}
+
+/* Independent reading of t as a JSON integer token for a field 0..max
+ * (max <= INT64_MAX): 1 and *v when t is 1-19 digits without a leading zero
+ * and its value (by strtoull) is <= max, or "-0"; else 0. */
+static int plain_uint(const char *t, uint64_t max, uint64_t *v)
+{
+    size_t len = strlen(t);
+    if (strcmp(t, "-0") == 0) {
+        *v = 0;
+        return 1;
+    }
+    if (len == 0 || len > 19 || strspn(t, "0123456789") != len || (t[0] == '0' && len > 1))
+        return 0;
+    *v = strtoull(t, NULL, 10);
+    return *v <= max;
+}
+
+static void test_fast_field(void)
+{
+    static const uint64_t maxes[] = {9, 99, 255, 999, UINT32_MAX, INT64_MAX};
+    static char texts[200][32];
+    size_t nt = number_texts(texts, 200);
+    int checked = 0;
+    for (size_t i = 0; i < nt; i++) {
+        for (size_t m = 0; m < sizeof maxes / sizeof maxes[0]; m++) {
+            for (int variant = 0; variant < 4; variant++) {
+                /* the separator, then bytes that must not matter: non-digits
+                 * or more digits; an exact-size heap buffer of
+                 * BUNDLE_SCAN_FAST_READ bytes at least */
+                char sep = variant & 1 ? ']' : ',';
+                const char *tail = variant & 2 ? "12345678901234567890" : "xxxxxxxxxxxxxxxxxxxx";
+                char text[80];
+                int len = snprintf(text, sizeof text, "%s%c%s", texts[i], sep, tail);
+                char *buf = malloc((size_t)len);
+                memcpy(buf, text, (size_t)len);
+                uint64_t want = 0, got = 7;
+                size_t tl = strlen(texts[i]);
+                int ok = plain_uint(texts[i], maxes[m], &want) && tl <= BUNDLE_SCAN_FAST_DIGITS &&
+                         texts[i][0] != '-';
+                const char *p = buf;
+                int r = bundle_scan_fast_field(&p, maxes[m], sep, &got);
+                T_EQ_I64(r, ok);
+                if (r != ok)
+                    fprintf(stderr, "  fast_field \"%s\" max %llu\n", texts[i], (unsigned long long)maxes[m]);
+                if (ok) {
+                    T_EQ_U64(got, want);
+                    T_EQ_U64(p - buf, tl + 1);
+                } else {
+                    T_CHECK(p == buf && got == 7);
+                }
+                /* the long-field reader: the same, except that a lone 0
+                 * goes to the checked path */
+                p = buf;
+                got = 7;
+                r = bundle_scan_fast_field_long(&p, maxes[m], sep, &got);
+                int ok_long = ok && strcmp(texts[i], "0") != 0;
+                T_EQ_I64(r, ok_long);
+                T_CHECK(ok_long ? got == want && (size_t)(p - buf) == tl + 1 : p == buf && got == 7);
+                /* a different separator is never accepted */
+                p = buf;
+                T_EQ_I64(bundle_scan_fast_field(&p, maxes[m], sep == ',' ? ']' : ',', &got), 0);
+                T_CHECK(p == buf);
+                free(buf);
+                checked++;
+            }
+        }
+    }
+    T_CHECK(checked > 400);
+    /* a maximum of every digit count 1..18: max itself is accepted (up to
+     * BUNDLE_SCAN_FAST_DIGITS digits), max + 1 never */
+    for (int nd = 1; nd <= 18; nd++) {
+        static const char mixed[] = "123456789012345678";
+        char t[32];
+        for (int kind = 0; kind < 2; kind++) {
+            if (kind) {
+                snprintf(t, sizeof t, "%.*s", nd, mixed);
+            } else {
+                memset(t, '9', (size_t)nd);
+                t[nd] = '\0';
+            }
+            uint64_t max = strtoull(t, NULL, 10);
+            for (uint64_t add = 0; add <= 1; add++) {
+                char text[64];
+                int len = snprintf(text, sizeof text, "%llu,xxxxxxxxxxxxxxxxxxxx", (unsigned long long)(max + add));
+                char *buf = malloc((size_t)len);
+                memcpy(buf, text, (size_t)len);
+                const char *p = buf;
+                uint64_t got = 0;
+                int ok = add == 0 && nd <= BUNDLE_SCAN_FAST_DIGITS;
+                T_EQ_I64(bundle_scan_fast_field(&p, max, ',', &got), ok);
+                T_CHECK(ok ? got == max : p == buf);
+                p = buf;
+                T_EQ_I64(bundle_scan_fast_field_long(&p, max, ',', &got), ok);
+                free(buf);
+            }
+        }
+    }
+    /* SWAR core pieces by hand */
+    T_EQ_U64(bundle_scan_swar8(bundle_scan_load8("12345678") ^ BUNDLE_SCAN_B8('0')), 12345678);
+    T_EQ_U64(bundle_scan_swar8(bundle_scan_load8("90000009") ^ BUNDLE_SCAN_B8('0')), 90000009);
+    /* flags: '1','2',',' -> the first flagged byte is byte 2 */
+    T_EQ_U64(bundle_scan_nondigits(bundle_scan_load8("12,45678") ^ BUNDLE_SCAN_B8('0')) & 0xFFFFFF,
+             0x800000);
+    /* bytes >= 0x8a carry into the next byte; the first flag stays exact */
+    T_EQ_U64(__builtin_ctzll(bundle_scan_nondigits(bundle_scan_load8("1\xff" "000000") ^ BUNDLE_SCAN_B8('0'))),
+             15);
+    T_EQ_U64(bundle_scan_nondigits(bundle_scan_load8("99999999") ^ BUNDLE_SCAN_B8('0')), 0);
+}
+
+/* One tuple through bundle_scan_uint_tuple on an exact-size heap copy of
+ * text, with the fast path allowed or (checked) disabled. */
+typedef struct tuple_result {
+    int rc;
+    uint64_t v[5];
+    size_t consumed;
+    char msg[256], where[32];
+} tuple_result;
+
+static tuple_result tuple_run(const char *text, size_t len, int checked, int n, const uint64_t *max)
+{
+    tuple_result t;
+    memset(&t, 0, sizeof t);
+    char *buf = malloc(len ? len : 1);
+    memcpy(buf, text, len);
+    bundle_scan_free(&S);
+    bundle_scan_init(&S, buf, len, "t.json", &E);
+    if (checked)
+        S.fast_end = S.base;
+    t.rc = bundle_scan_uint_tuple(&S, n, max, t.v, "w", 7);
+    t.consumed = (size_t)(S.p - S.base);
+    snprintf(t.msg, sizeof t.msg, "%s", t.rc ? E.msg : "");
+    snprintf(t.where, sizeof t.where, "%s", t.rc ? E.where : "");
+    bundle_scan_free(&S);
+    free(buf);
+    return t;
+}
+
+static int tuple_same(const tuple_result *a, const tuple_result *b, int n)
+{
+    if (a->rc != b->rc || strcmp(a->msg, b->msg) != 0 || strcmp(a->where, b->where) != 0)
+        return 0;
+    if (a->rc)
+        return 1;
+    return a->consumed == b->consumed && memcmp(a->v, b->v, (size_t)n * sizeof a->v[0]) == 0;
+}
+
+static void test_fast_tuples(void)
+{
+    static const uint64_t max5[5] = {INT64_MAX, 255, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    static char texts[200][32];
+    size_t nt = number_texts(texts, 200);
+    char in[600];
+    /* every number text in every field, far from the end (fast path
+     * allowed) and checked: the same values or the same error */
+    for (size_t i = 0; i < nt; i++) {
+        for (int k = 0; k < 5; k++) {
+            size_t len = 0, at = 0;
+            len += (size_t)snprintf(in + len, sizeof in - len, "[");
+            for (int j = 0; j < 5; j++) {
+                len += (size_t)snprintf(in + len, sizeof in - len, "%s", j ? "," : "");
+                if (j == k)
+                    at = len;
+                len += (size_t)snprintf(in + len, sizeof in - len, "%s", j == k ? texts[i] : "1");
+            }
+            len += (size_t)snprintf(in + len, sizeof in - len, "]");
+            memset(in + len, ' ', 200);
+            in[len + 200] = ']';
+            tuple_result fast = tuple_run(in, len + 201, 0, 5, max5);
+            tuple_result slow = tuple_run(in, len + 201, 1, 5, max5);
+            T_CHECK(tuple_same(&fast, &slow, 5));
+            uint64_t want;
+            if (plain_uint(texts[i], max5[k], &want)) {
+                T_EQ_I64(fast.rc, 0);
+                T_EQ_U64(fast.v[k], want);
+                T_EQ_U64(fast.consumed, len);
+            } else {
+                /* every error here is about the token at field k */
+                char where[32];
+                snprintf(where, sizeof where, "1:%zu", at + 1);
+                T_EQ_I64(fast.rc, KR_INPUT);
+                T_EQ_STR(fast.where, where);
+            }
+            if (!tuple_same(&fast, &slow, 5))
+                fprintf(stderr, "  tuple %.*s: fast %d %s %s / checked %d %s %s\n", (int)len, in, fast.rc,
+                        fast.where, fast.msg, slow.rc, slow.where, slow.msg);
+        }
+    }
+    /* whitespace inside a tuple, and the same tuple compact */
+    static const char *const spaced[] = {
+        "[ 173060,1,0,4,12]", "[173060 ,1,0,4,12]", "[173060, 1,0,4,12]", "[173060,1,0,4,12 ]",
+        "[173060,1,0,4,\n12]", "[173060,1,0,4,\t12]", "[173060,1,0,4,12\r]",
+    };
+    for (size_t i = 0; i < sizeof spaced / sizeof spaced[0]; i++) {
+        size_t len = strlen(spaced[i]);
+        memcpy(in, spaced[i], len);
+        memset(in + len, ' ', 200);
+        in[len + 200] = ']';
+        tuple_result fast = tuple_run(in, len + 201, 0, 5, max5);
+        tuple_result slow = tuple_run(in, len + 201, 1, 5, max5);
+        T_CHECK(tuple_same(&fast, &slow, 5));
+        T_EQ_I64(fast.rc, 0);
+        T_CHECK(fast.v[0] == 173060 && fast.v[1] == 1 && fast.v[2] == 0 && fast.v[3] == 4 && fast.v[4] == 12);
+        T_EQ_U64(fast.consumed, len);
+    }
+    /* a tuple at every distance from the end of an exact-size buffer:
+     * "[123456789012345,1,0,4,123]" then pad spaces and ']' */
+    static const char tup[] = "[123456789012345,1,0,4,123]";
+    size_t tl = strlen(tup);
+    for (size_t pad = 0; pad <= 200; pad++) {
+        memcpy(in, tup, tl);
+        memset(in + tl, ' ', pad);
+        in[tl + pad] = ']';
+        tuple_result fast = tuple_run(in, tl + pad + 1, 0, 5, max5);
+        tuple_result slow = tuple_run(in, tl + pad + 1, 1, 5, max5);
+        T_CHECK(tuple_same(&fast, &slow, 5));
+        T_EQ_I64(fast.rc, 0);
+        T_CHECK(fast.v[0] == 123456789012345ull && fast.v[1] == 1 && fast.v[4] == 123);
+    }
+    /* a run of compact tuples whose last one is cut at every byte: the
+     * earlier tuples take the fast path, the cut one fails exactly as on
+     * the checked path */
+    for (size_t cut = 1; cut < tl; cut++) {
+        size_t len = 0;
+        for (int j = 0; j < 12; j++)
+            len += (size_t)snprintf(in + len, sizeof in - len, "%s,", tup);
+        memcpy(in + len, tup, cut);
+        len += cut;
+        tuple_result res[2];
+        for (int checked = 0; checked <= 1; checked++) {
+            char *buf = malloc(len);
+            memcpy(buf, in, len);
+            bundle_scan_free(&S);
+            bundle_scan_init(&S, buf, len, "t.json", &E);
+            if (checked)
+                S.fast_end = S.base;
+            int rc = 0, count = 0;
+            uint64_t sum = 0;
+            while (!rc && S.p < S.end) {
+                rc = bundle_scan_uint_tuple(&S, 5, max5, res[checked].v, "w", (size_t)count);
+                if (!rc) {
+                    sum += res[checked].v[0] + res[checked].v[4];
+                    count++;
+                    if (S.p < S.end && *S.p == ',')
+                        S.p++;
+                }
+            }
+            T_EQ_I64(count, 12);
+            T_EQ_U64(sum, 12 * (123456789012345ull + 123));
+            res[checked].rc = rc;
+            snprintf(res[checked].msg, sizeof res[checked].msg, "%s", E.msg);
+            snprintf(res[checked].where, sizeof res[checked].where, "%s", E.where);
+            bundle_scan_free(&S);
+            free(buf);
+        }
+        T_EQ_I64(res[0].rc, KR_INPUT);
+        T_EQ_STR(res[0].msg, res[1].msg);
+        T_EQ_STR(res[0].where, res[1].where);
+    }
+}
+
 int main(void)
 {
     test_numbers();
@@ -384,6 +675,8 @@ int main(void)
     test_skip_and_depth();
     test_linecol();
     test_tuples();
+    test_fast_field();
+    test_fast_tuples();
     bundle_scan_free(&S);
     return t_done("test_scan");
 }
