@@ -69,18 +69,39 @@ static rep_block *push(rep_doc *d, rep_kind kind)
     return b;
 }
 
+static char *keep(rep_doc *d, const char *s, size_t n)
+{
+    char *p = kr_arena_strndup(&d->arena, s, n);
+    if (!p)
+        abort();          /* out of memory while building a report */
+    return p;
+}
+
+/* printf into the arena: one formatting pass when the text fits a small
+ * block (almost always), a second only for longer text. */
 static char *vfmt(rep_doc *d, const char *fmt, va_list ap)
 {
+    if (fmt[0] == '%' && fmt[1] == 's' && fmt[2] == '\0') {
+        const char *a = va_arg(ap, const char *);
+        return keep(d, a, strlen(a));
+    }
+    char small[512];
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(small, sizeof small, fmt, ap2);
     va_end(ap2);
-    char *p = kr_arena_alloc(&d->arena, (size_t)(n < 0 ? 0 : n) + 1);
+    if (n < 0)
+        return keep(d, "", 0);
+    if ((size_t)n < sizeof small)
+        return keep(d, small, (size_t)n);
+    char *p = kr_arena_alloc(&d->arena, (size_t)n + 1);
     if (!p)
         abort();
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;
 }
+
+const char *rep_strn(rep_doc *d, const char *s, size_t n) { return keep(d, s, n); }
 
 const char *rep_fmt(rep_doc *d, const char *fmt, ...)
 {
@@ -143,9 +164,10 @@ static void table_add(rep_table *t, const char *const *cells, size_t n)
         t->cells = c;
         t->cap = cap;
     }
-    for (size_t i = 0; i < t->ncols; i++)
-        t->cells[t->nrows * t->ncols + i] =
-            kr_arena_strdup(&t->doc->arena, i < n && cells[i] ? cells[i] : "");
+    for (size_t i = 0; i < t->ncols; i++) {
+        const char *c = i < n && cells[i] ? cells[i] : "";
+        t->cells[t->nrows * t->ncols + i] = keep(t->doc, c, strlen(c));
+    }
     t->nrows++;
 }
 
@@ -189,17 +211,26 @@ void rep_table_row(rep_table *t, ...)
     table_add(t, cells, n);
 }
 
+/* A table cell: '|' escaped, line breaks as spaces; plain runs appended
+ * whole. */
 static void put_cell(kr_buf *out, const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '|')
-            kr_buf_puts(out, "\\|");
-        else if (*s == '\n' || *s == '\r')
-            kr_buf_putc(out, ' ');
+    for (;;) {
+        const char *e = s;
+        while (*e && *e != '|' && *e != '\n' && *e != '\r')
+            e++;
+        kr_buf_append(out, s, (size_t)(e - s));
+        if (!*e)
+            return;
+        if (*e == '|')
+            kr_buf_append(out, "\\|", 2);
         else
-            kr_buf_putc(out, *s);
+            kr_buf_putc(out, ' ');
+        s = e + 1;
     }
 }
+
+static void put_str(kr_buf *out, const char *s) { kr_buf_append(out, s, strlen(s)); }
 
 void rep_doc_markdown(const rep_doc *d, kr_buf *out)
 {
@@ -211,17 +242,20 @@ void rep_doc_markdown(const rep_doc *d, kr_buf *out)
         case B_HEADING:
             for (int k = 0; k < b->level; k++)
                 kr_buf_putc(out, '#');
-            kr_buf_printf(out, " %s\n\n", b->text);
+            kr_buf_putc(out, ' ');
+            put_str(out, b->text);
+            kr_buf_append(out, "\n\n", 2);
             break;
         case B_PARA:
-            kr_buf_printf(out, "%s\n\n", b->text);
+            put_str(out, b->text);
+            kr_buf_append(out, "\n\n", 2);
             break;
         case B_RAW: {
             size_t n = strlen(b->text);
             while (n && b->text[n - 1] == '\n')
                 n--;
             kr_buf_append(out, b->text, n);
-            kr_buf_puts(out, "\n\n");
+            kr_buf_append(out, "\n\n", 2);
             break;
         }
         case B_ITEM: {
@@ -230,9 +264,11 @@ void rep_doc_markdown(const rep_doc *d, kr_buf *out)
                                d->blocks[j - 1].level == b->level; j--)
                 number++;
             if (b->level)
-                kr_buf_printf(out, "%d. %s\n", number, b->text);
+                kr_buf_printf(out, "%d. ", number);
             else
-                kr_buf_printf(out, "- %s\n", b->text);
+                kr_buf_append(out, "- ", 2);
+            put_str(out, b->text);
+            kr_buf_putc(out, '\n');
             if (!list_continues)
                 kr_buf_putc(out, '\n');
             break;
@@ -240,24 +276,35 @@ void rep_doc_markdown(const rep_doc *d, kr_buf *out)
         case B_CODE: {
             const char *fence = strstr(b->text, "```") ? "````" : "```";
             size_t n = strlen(b->text);
-            kr_buf_printf(out, "%s%s\n%s%s%s\n\n", fence, b->lang, b->text,
-                          (n && b->text[n - 1] == '\n') ? "" : "\n", fence);
+            put_str(out, fence);
+            put_str(out, b->lang);
+            kr_buf_putc(out, '\n');
+            kr_buf_append(out, b->text, n);
+            if (!(n && b->text[n - 1] == '\n'))
+                kr_buf_putc(out, '\n');
+            put_str(out, fence);
+            kr_buf_append(out, "\n\n", 2);
             break;
         }
         case B_TABLE: {
             const rep_table *t = b->table;
+            size_t nalign = strlen(t->align);
             for (size_t r = 0; r < t->nrows; r++) {
                 kr_buf_putc(out, '|');
                 for (size_t c = 0; c < t->ncols; c++) {
                     kr_buf_putc(out, ' ');
                     put_cell(out, t->cells[r * t->ncols + c]);
-                    kr_buf_puts(out, " |");
+                    kr_buf_append(out, " |", 2);
                 }
                 kr_buf_putc(out, '\n');
                 if (r == 0) {
                     kr_buf_putc(out, '|');
-                    for (size_t c = 0; c < t->ncols; c++)
-                        kr_buf_puts(out, c < strlen(t->align) && t->align[c] == 'r' ? "---:|" : "---|");
+                    for (size_t c = 0; c < t->ncols; c++) {
+                        if (c < nalign && t->align[c] == 'r')
+                            kr_buf_append(out, "---:|", 5);
+                        else
+                            kr_buf_append(out, "---|", 4);
+                    }
                     kr_buf_putc(out, '\n');
                 }
             }
@@ -268,51 +315,77 @@ void rep_doc_markdown(const rep_doc *d, kr_buf *out)
     }
 }
 
+/* What rep_md_escape does with a byte: 1 puts a backslash before it (one
+ * of \\ ` * _ [ ] < > | #), 2 makes it a space (line breaks). */
+static const unsigned char md_special[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 2, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1,
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 const char *rep_md_escape(rep_doc *d, const char *text)
 {
-    kr_buf b;
-    kr_buf_init(&b);
     const char *start = text ? text : "";
+    size_t len = strlen(start);
+    char *r = kr_arena_alloc(&d->arena, 2 * len + 1);     /* room for every byte escaped */
+    if (!r)
+        abort();
+    char *o = r;
     for (const char *s = start; *s; s++) {
-        /* An underscore inside a word never starts emphasis in GFM. */
-        int intraword = *s == '_' && s > start && isalnum((unsigned char)s[-1]) &&
-                        isalnum((unsigned char)s[1]);
-        if (!intraword && strchr("\\`*_[]<>|#", *s)) {
-            kr_buf_putc(&b, '\\');
-            kr_buf_putc(&b, *s);
-        } else if (*s == '\n' || *s == '\r') {
-            kr_buf_putc(&b, ' ');
+        unsigned k = md_special[(unsigned char)*s];
+        if (k == 0) {
+            *o++ = *s;
+        } else if (k == 2) {
+            *o++ = ' ';
+        } else if (*s == '_' && s > start && isalnum((unsigned char)s[-1]) && isalnum((unsigned char)s[1])) {
+            *o++ = '_';          /* an underscore inside a word never starts emphasis in GFM */
         } else {
-            kr_buf_putc(&b, *s);
+            *o++ = '\\';
+            *o++ = *s;
         }
     }
-    char *r = kr_arena_strdup(&d->arena, kr_buf_cstr(&b));
-    kr_buf_free(&b);
+    *o = '\0';
     return r;
 }
 
 const char *rep_md_code(rep_doc *d, const char *text)
 {
     /* Use a fence one backtick longer than the longest run inside. */
-    size_t run = 0, longest = 0;
-    for (const char *s = text; *s; s++) {
+    size_t run = 0, longest = 0, len = 0;
+    for (const char *s = text; *s; s++, len++) {
         run = *s == '`' ? run + 1 : 0;
         if (run > longest)
             longest = run;
     }
-    kr_buf b;
-    kr_buf_init(&b);
+    int pad = longest || text[0] == '`';
+    size_t n = 2 * (longest + 1) + (size_t)pad + (longest ? 1 : 0) + len;
+    char *r = kr_arena_alloc(&d->arena, n + 1);
+    if (!r)
+        abort();
+    char *o = r;
     for (size_t i = 0; i <= longest; i++)
-        kr_buf_putc(&b, '`');
-    if (longest || text[0] == '`')
-        kr_buf_putc(&b, ' ');
+        *o++ = '`';
+    if (pad)
+        *o++ = ' ';
     for (const char *s = text; *s; s++)
-        kr_buf_putc(&b, (*s == '\n' || *s == '\r') ? ' ' : (*s == '|' ? '|' : *s));
+        *o++ = (*s == '\n' || *s == '\r') ? ' ' : *s;
     if (longest)
-        kr_buf_putc(&b, ' ');
+        *o++ = ' ';
     for (size_t i = 0; i <= longest; i++)
-        kr_buf_putc(&b, '`');
-    char *r = kr_arena_strdup(&d->arena, kr_buf_cstr(&b));
-    kr_buf_free(&b);
+        *o++ = '`';
+    *o = '\0';
     return r;
 }

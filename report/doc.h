@@ -44,6 +44,8 @@ void rep_doc_markdown(const rep_doc *d, kr_buf *out);
 const char *rep_md_escape(rep_doc *d, const char *text);
 /* `code span` of text (backticks chosen to be safe), kept by the document. */
 const char *rep_md_code(rep_doc *d, const char *text);
+/* Copy of the n bytes at s (NUL-terminated), kept by the document. */
+const char *rep_strn(rep_doc *d, const char *s, size_t n);
 /* printf into a string kept by the document. */
 const char *rep_fmt(rep_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

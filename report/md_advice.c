@@ -45,24 +45,35 @@ void rep_md_advice(rep_doc *d, const an_advice *const *r, const kr_capture *cons
     }
 }
 
-json_t *rep_json_advice(const an_advice *r)
+void rep_jw_advice(rep_jw *w, const char *key, const an_advice *r)
 {
-    json_t *arr = json_array();
+    rep_jw_arr(w, key);
     for (size_t k = 0; k < r->n; k++) {
         const an_advice_item *it = &r->items[k];
-        json_t *rows = json_array();
+        rep_jw_obj(w, NULL);
+        rep_jw_uint(w, "rank", k + 1);
+        rep_jw_str(w, "id", it->id);
+        rep_jw_str(w, "title", it->title);
+        rep_jw_str(w, "action", it->action);
+        rep_jw_str(w, "evidence", it->evidence);
+        rep_jw_uint(w, "stall_cycles", it->cycles);
+        if (it->share < 0)
+            rep_jw_null(w, "share");
+        else
+            rep_jw_real(w, "share", it->share);
+        rep_jw_arr(w, "rows");
         for (size_t j = 0; j < it->nrows; j++)
-            json_array_append_new(rows, json_integer(it->rows[j]));
-        json_t *o = json_object();
-        json_object_set_new(o, "rank", rep_jint(k + 1));
-        json_object_set_new(o, "id", rep_jstr(it->id));
-        json_object_set_new(o, "title", rep_jstr(it->title));
-        json_object_set_new(o, "action", rep_jstr(it->action));
-        json_object_set_new(o, "evidence", rep_jstr(it->evidence));
-        json_object_set_new(o, "stall_cycles", rep_jint(it->cycles));
-        json_object_set_new(o, "share", it->share < 0 ? json_null() : json_real(it->share));
-        json_object_set_new(o, "rows", rows);
-        json_array_append_new(arr, o);
+            rep_jw_int(w, NULL, it->rows[j]);
+        rep_jw_end(w);
+        rep_jw_end(w);
     }
-    return arr;
+    rep_jw_end(w);
+}
+
+json_t *rep_json_advice(const an_advice *r)
+{
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_advice(&w, NULL, r);
+    return rep_jw_tree_end(&w);
 }

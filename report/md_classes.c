@@ -92,44 +92,69 @@ void rep_md_classes(rep_doc *d, const an_classes *const *r, const char *const *l
 
 /* ---- JSON ---- */
 
-json_t *rep_json_classes(const an_classes *r)
+void rep_jw_classes(rep_jw *w, const char *key, const an_classes *r)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "rows", rep_jint(r->rows));
-    json_object_set_new(o, "hit", rep_jint(r->hit));
-    json_object_set_new(o, "latency", rep_jint(r->latency));
-    json_object_set_new(o, "stall", rep_jint(r->stall));
-    json_object_set_new(o, "idle", rep_jint(r->idle));
-    json_t *arr = json_array();
+    int kept = r->records_kept;
+    rep_jw_obj(w, key);
+    rep_jw_uint(w, "rows", r->rows);
+    rep_jw_uint(w, "hit", r->hit);
+    rep_jw_uint(w, "latency", r->latency);
+    rep_jw_uint(w, "stall", r->stall);
+    rep_jw_uint(w, "idle", r->idle);
+    rep_jw_arr(w, "classes");
     for (size_t i = 0; i < an_class_norder; i++) {
         kr_class k = an_class_order[i];
         const an_class_sums *s = &r->by_class[k];
-        json_t *c = json_object();
-        json_object_set_new(c, "class", json_string(kr_class_name(k)));
-        json_object_set_new(c, "rows", rep_jint(s->rows));
-        json_object_set_new(c, "hit", rep_jint(s->hit));
-        json_object_set_new(c, "latency", rep_jint(s->latency));
-        json_object_set_new(c, "stall", rep_jint(s->stall));
-        json_object_set_new(c, "idle", rep_jint(s->idle));
-        json_object_set_new(c, "latency_share", rep_jshare(s->latency, r->latency));
-        json_object_set_new(c, "stall_share", rep_jshare(s->stall, r->stall));
-        json_object_set_new(c, "records", r->records_kept ? rep_jint(s->records) : json_null());
-        json_t *cats = json_object();
-        for (unsigned cat = 0; cat < KR_CAT_COUNT; cat++)
-            json_object_set_new(cats, kr_cat_name(cat),
-                                r->records_kept ? rep_jint(s->records_by_cat[cat]) : json_null());
-        json_object_set_new(c, "records_by_category", cats);
-        int kept = r->records_kept;
-        json_object_set_new(c, "records_other_category", kept ? rep_jint(s->records_other_cat) : json_null());
-        json_object_set_new(c, "records_incompatible", kept ? rep_jint(s->records_incompatible) : json_null());
-        json_array_append_new(arr, c);
+        rep_jw_obj(w, NULL);
+        rep_jw_sym(w, "class", kr_class_name(k));
+        rep_jw_uint(w, "rows", s->rows);
+        rep_jw_uint(w, "hit", s->hit);
+        rep_jw_uint(w, "latency", s->latency);
+        rep_jw_uint(w, "stall", s->stall);
+        rep_jw_uint(w, "idle", s->idle);
+        rep_jw_share(w, "latency_share", s->latency, r->latency);
+        rep_jw_share(w, "stall_share", s->stall, r->stall);
+        if (kept)
+            rep_jw_uint(w, "records", s->records);
+        else
+            rep_jw_null(w, "records");
+        rep_jw_obj(w, "records_by_category");
+        for (unsigned cat = 0; cat < KR_CAT_COUNT; cat++) {
+            if (kept)
+                rep_jw_uint(w, kr_cat_name(cat), s->records_by_cat[cat]);
+            else
+                rep_jw_null(w, kr_cat_name(cat));
+        }
+        rep_jw_end(w);
+        if (kept) {
+            rep_jw_uint(w, "records_other_category", s->records_other_cat);
+            rep_jw_uint(w, "records_incompatible", s->records_incompatible);
+        } else {
+            rep_jw_null(w, "records_other_category");
+            rep_jw_null(w, "records_incompatible");
+        }
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "classes", arr);
-    json_t *rec = json_object();
-    json_object_set_new(rec, "kept", json_boolean(r->records_kept));
-    json_object_set_new(rec, "total", r->records_kept ? rep_jint(r->records) : json_null());
-    json_object_set_new(rec, "unknown", r->records_kept ? rep_jint(r->records_unknown) : json_null());
-    json_object_set_new(rec, "incompatible", r->records_kept ? rep_jint(r->records_incompatible) : json_null());
-    json_object_set_new(o, "records", rec);
-    return o;
+    rep_jw_end(w);
+    rep_jw_obj(w, "records");
+    rep_jw_bool(w, "kept", kept);
+    if (kept) {
+        rep_jw_uint(w, "total", r->records);
+        rep_jw_uint(w, "unknown", r->records_unknown);
+        rep_jw_uint(w, "incompatible", r->records_incompatible);
+    } else {
+        rep_jw_null(w, "total");
+        rep_jw_null(w, "unknown");
+        rep_jw_null(w, "incompatible");
+    }
+    rep_jw_end(w);
+    rep_jw_end(w);
+}
+
+json_t *rep_json_classes(const an_classes *r)
+{
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_classes(&w, NULL, r);
+    return rep_jw_tree_end(&w);
 }

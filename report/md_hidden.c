@@ -86,59 +86,67 @@ void rep_md_hidden(rep_doc *d, const an_hidden *const *r, const char *const *lab
 
 /* ---- JSON ---- */
 
-static void sum_keys(json_t *o, const an_hidden_sum *s)
+static void sum_keys(rep_jw *w, const an_hidden_sum *s)
 {
-    json_object_set_new(o, "total", rep_jint(s->total));
-    json_object_set_new(o, "idle", rep_jint(s->idle));
-    json_object_set_new(o, "stall", rep_jint(s->stall));
-    json_object_set_new(o, "issue", rep_jint(s->issue));
-    json_object_set_new(o, "hidden_idle", rep_jint(s->hidden_idle));
-    json_object_set_new(o, "hidden_stall", rep_jint(s->hidden_stall));
-    json_object_set_new(o, "hidden_issue", rep_jint(s->hidden_issue));
-    json_object_set_new(o, "non_hidden", rep_jint(s->non_hidden));
+    rep_jw_uint(w, "total", s->total);
+    rep_jw_uint(w, "idle", s->idle);
+    rep_jw_uint(w, "stall", s->stall);
+    rep_jw_uint(w, "issue", s->issue);
+    rep_jw_uint(w, "hidden_idle", s->hidden_idle);
+    rep_jw_uint(w, "hidden_stall", s->hidden_stall);
+    rep_jw_uint(w, "hidden_issue", s->hidden_issue);
+    rep_jw_uint(w, "non_hidden", s->non_hidden);
 }
 
-json_t *rep_json_hidden(const an_hidden *h)
+void rep_jw_hidden(rep_jw *w, const char *key, const an_hidden *h)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "computed", json_boolean(h->computed));
-    json_object_set_new(o, "scopes", rep_jint(h->scopes));
-    json_object_set_new(o, "tokens", rep_jint(h->tokens));
-    sum_keys(o, &h->all);
-    json_object_set_new(o, "non_hidden_share", rep_jshare(h->all.non_hidden, h->all.total));
-    json_t *cl = json_array();
+    rep_jw_obj(w, key);
+    rep_jw_bool(w, "computed", h->computed);
+    rep_jw_uint(w, "scopes", h->scopes);
+    rep_jw_uint(w, "tokens", h->tokens);
+    sum_keys(w, &h->all);
+    rep_jw_share(w, "non_hidden_share", h->all.non_hidden, h->all.total);
+    rep_jw_arr(w, "classes");
     for (int k = 0; k < KR_CLASS_COUNT; k++) {
         if (h->cls[k].total == 0)
             continue;
-        json_t *e = json_object();
-        json_object_set_new(e, "class", json_string(kr_class_name((kr_class)k)));
-        sum_keys(e, &h->cls[k]);
-        json_array_append_new(cl, e);
+        rep_jw_obj(w, NULL);
+        rep_jw_sym(w, "class", kr_class_name((kr_class)k));
+        sum_keys(w, &h->cls[k]);
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "classes", cl);
-    json_object_set_new(o, "n", rep_jint(h->n));
-    json_t *top = json_array();
+    rep_jw_end(w);
+    rep_jw_uint(w, "n", h->n);
+    rep_jw_arr(w, "top");
     size_t shown = h->nranked < h->n ? h->nranked : h->n;
     for (size_t i = 0; i < shown; i++) {
         const an_hidden_row *x = &h->ranked[i];
         const kr_code_row *r = &h->rows[x->row];
-        json_t *e = json_object();
-        json_object_set_new(e, "rank", rep_jint(i + 1));
-        json_object_set_new(e, "row", rep_jint(x->row));
-        json_object_set_new(e, "line", rep_jint(r->line));
-        json_object_set_new(e, "vaddr", rep_jint(x->vaddr));
-        json_object_set_new(e, "isa", rep_jstr(r->isa));
-        json_object_set_new(e, "class", json_string(kr_class_name(r->cls)));
-        json_object_set_new(e, "total", rep_jint(x->total));
-        json_object_set_new(e, "idle", rep_jint(x->idle));
-        json_object_set_new(e, "stall", rep_jint(x->stall));
-        json_object_set_new(e, "issue", rep_jint(x->issue));
-        json_object_set_new(e, "hidden_idle", rep_jint(x->hidden_idle));
-        json_object_set_new(e, "hidden_stall", rep_jint(x->hidden_stall));
-        json_object_set_new(e, "hidden_issue", rep_jint(x->hidden_issue));
-        json_object_set_new(e, "non_hidden", rep_jint(x->non_hidden));
-        json_array_append_new(top, e);
+        rep_jw_obj(w, NULL);
+        rep_jw_uint(w, "rank", i + 1);
+        rep_jw_uint(w, "row", x->row);
+        rep_jw_uint(w, "line", r->line);
+        rep_jw_uint(w, "vaddr", x->vaddr);
+        rep_jw_str(w, "isa", r->isa);
+        rep_jw_sym(w, "class", kr_class_name(r->cls));
+        rep_jw_uint(w, "total", x->total);
+        rep_jw_uint(w, "idle", x->idle);
+        rep_jw_uint(w, "stall", x->stall);
+        rep_jw_uint(w, "issue", x->issue);
+        rep_jw_uint(w, "hidden_idle", x->hidden_idle);
+        rep_jw_uint(w, "hidden_stall", x->hidden_stall);
+        rep_jw_uint(w, "hidden_issue", x->hidden_issue);
+        rep_jw_uint(w, "non_hidden", x->non_hidden);
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "top", top);
-    return o;
+    rep_jw_end(w);
+    rep_jw_end(w);
+}
+
+json_t *rep_json_hidden(const an_hidden *h)
+{
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_hidden(&w, NULL, h);
+    return rep_jw_tree_end(&w);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/fmt.h"
+#include "report/numtext.h"
 #include "report/sections.h"
 #include "report/util.h"
 #include "report/templates.h"
@@ -15,8 +16,7 @@
 
 static const char *mean(rep_doc *d, const an_hot *e, double v)
 {
-    char b[32];
-    return e->has_mean ? rep_fmt(d, "%s", kr_fmt_fixed(b, sizeof b, v, 1)) : "n/a";
+    return e->has_mean ? rep_fixed(d, v, 1) : "n/a";
 }
 
 /* Innermost frame as "file:line" (basename), "+N" when inlined further. */
@@ -57,6 +57,15 @@ static void list(rep_doc *d, const an_hotspots *h, const an_hot *v, size_t n, in
     }
 }
 
+/* Decimal of v right-aligned in width columns, appended to b. */
+static void put_u64(kr_buf *b, uint64_t v, int width)
+{
+    char t[24], *end = t + sizeof t, *p = rep_u64_digits(end, v);
+    for (int pad = width - (int)(end - p); pad > 0; pad--)
+        kr_buf_putc(b, ' ');
+    kr_buf_append(b, p, (size_t)(end - p));
+}
+
 /* The listing around one hot row. */
 static void listing(rep_doc *d, const an_hotspots *h, const an_hot *e)
 {
@@ -64,8 +73,9 @@ static void listing(rep_doc *d, const an_hotspots *h, const an_hot *e)
     size_t isa_w = 0;
     for (size_t j = 0; j < e->nctx; j++) {
         const kr_code_row *r = &h->rows[e->ctx[j]];
-        char b[32];
-        int w = snprintf(b, sizeof b, "%" PRIu64, r->vaddr);
+        int w = 1;
+        for (uint64_t v = r->vaddr; v >= 10; v /= 10)
+            w++;
         if (w > width)
             width = w;
         size_t l = strlen(r->isa ? r->isa : "");
@@ -74,22 +84,42 @@ static void listing(rep_doc *d, const an_hotspots *h, const an_hot *e)
     }
     if (isa_w > MD_ISA_WIDTH)
         isa_w = MD_ISA_WIDTH;
+    static const char spaces[] = "                                                                ";
     kr_buf b;
     kr_buf_init(&b);
     for (size_t j = 0; j < e->nctx; j++) {
         const kr_code_row *r = &h->rows[e->ctx[j]];
         const char *isa = r->isa ? r->isa : "";
-        kr_buf_printf(&b, "%s%*" PRIu64 "  ", j == e->ctx_hot ? ">>> " : "    ", width, r->vaddr);
+        kr_buf_append(&b, j == e->ctx_hot ? ">>> " : "    ", 4);
+        put_u64(&b, r->vaddr, width);
+        kr_buf_append(&b, "  ", 2);
+        /* the ISA text with line breaks and tabs as spaces, padded */
         size_t l = 0;
-        for (const char *p = isa; *p; p++, l++)
-            kr_buf_putc(&b, (*p == '\n' || *p == '\r' || *p == '\t') ? ' ' : *p);
-        for (; l < isa_w; l++)
-            kr_buf_putc(&b, ' ');
-        if (r->hit == 0)
+        const char *run = isa;
+        for (const char *p = isa; *p; p++, l++) {
+            if (*p == '\n' || *p == '\r' || *p == '\t') {
+                kr_buf_append(&b, run, (size_t)(p - run));
+                kr_buf_putc(&b, ' ');
+                run = p + 1;
+            }
+        }
+        kr_buf_append(&b, run, strlen(run));
+        while (l < isa_w) {
+            size_t k = isa_w - l < sizeof spaces - 1 ? isa_w - l : sizeof spaces - 1;
+            kr_buf_append(&b, spaces, k);
+            l += k;
+        }
+        if (r->hit == 0) {
             kr_buf_puts(&b, "  ; not executed\n");
-        else
-            kr_buf_printf(&b, "  ; hit %" PRIu64 ", stall %" PRIu64 ", latency %" PRIu64 "\n",
-                          r->hit, r->stall, r->latency);
+        } else {
+            kr_buf_append(&b, "  ; hit ", 8);
+            put_u64(&b, r->hit, 0);
+            kr_buf_append(&b, ", stall ", 8);
+            put_u64(&b, r->stall, 0);
+            kr_buf_append(&b, ", latency ", 10);
+            put_u64(&b, r->latency, 0);
+            kr_buf_putc(&b, '\n');
+        }
     }
     rep_code(d, "", kr_buf_cstr(&b));
     kr_buf_free(&b);
@@ -133,63 +163,82 @@ void rep_md_hotspots(rep_doc *d, const an_hotspots *const *r, const char *const 
 
 /* ---- JSON ---- */
 
-static json_t *entry(const an_hotspots *h, const an_hot *e, size_t rank)
+static void entry(rep_jw *w, const an_hotspots *h, const an_hot *e, size_t rank)
 {
     const kr_code_row *r = &h->rows[e->row];
-    json_t *o = json_object();
-    json_object_set_new(o, "rank", rep_jint(rank));
-    json_object_set_new(o, "row", rep_jint(e->row));
-    json_object_set_new(o, "line", rep_jint(e->line));
-    json_object_set_new(o, "vaddr", rep_jint(e->vaddr));
-    json_object_set_new(o, "isa", rep_jstr(r->isa));
-    json_object_set_new(o, "source", r->source && r->source[0] ? rep_jstr(r->source) : json_null());
-    json_t *fr = json_array();
+    rep_jw_obj(w, NULL);
+    rep_jw_uint(w, "rank", rank);
+    rep_jw_uint(w, "row", e->row);
+    rep_jw_uint(w, "line", e->line);
+    rep_jw_uint(w, "vaddr", e->vaddr);
+    rep_jw_str(w, "isa", r->isa);
+    if (r->source && r->source[0])
+        rep_jw_str(w, "source", r->source);
+    else
+        rep_jw_null(w, "source");
+    rep_jw_arr(w, "frames");
     for (uint32_t f = 0; f < r->nframes; f++) {
-        json_t *fo = json_object();
-        json_object_set_new(fo, "path", rep_jstr(r->frames[f].path));
-        json_object_set_new(fo, "line", r->frames[f].line ? rep_jint(r->frames[f].line) : json_null());
-        json_array_append_new(fr, fo);
+        rep_jw_obj(w, NULL);
+        rep_jw_str(w, "path", r->frames[f].path);
+        if (r->frames[f].line)
+            rep_jw_uint(w, "line", r->frames[f].line);
+        else
+            rep_jw_null(w, "line");
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "frames", fr);
-    json_object_set_new(o, "hit", rep_jint(e->hit));
-    json_object_set_new(o, "latency", rep_jint(e->latency));
-    json_object_set_new(o, "stall", rep_jint(e->stall));
-    json_object_set_new(o, "idle", rep_jint(e->idle));
-    json_object_set_new(o, "mean_latency", e->has_mean ? json_real(e->mean_latency) : json_null());
-    json_object_set_new(o, "mean_stall", e->has_mean ? json_real(e->mean_stall) : json_null());
-    json_object_set_new(o, "class", json_string(kr_class_name(e->cls)));
-    json_object_set_new(o, "kreport_bucket", json_string(an_stall_kind_key(e->kind)));
-    json_object_set_new(o, "hub_bucket", json_string(an_hub_bucket_key(e->hub_bucket)));
-    json_t *ctx = json_array();
+    rep_jw_end(w);
+    rep_jw_uint(w, "hit", e->hit);
+    rep_jw_uint(w, "latency", e->latency);
+    rep_jw_uint(w, "stall", e->stall);
+    rep_jw_uint(w, "idle", e->idle);
+    if (e->has_mean) {
+        rep_jw_real(w, "mean_latency", e->mean_latency);
+        rep_jw_real(w, "mean_stall", e->mean_stall);
+    } else {
+        rep_jw_null(w, "mean_latency");
+        rep_jw_null(w, "mean_stall");
+    }
+    rep_jw_sym(w, "class", kr_class_name(e->cls));
+    rep_jw_sym(w, "kreport_bucket", an_stall_kind_key(e->kind));
+    rep_jw_sym(w, "hub_bucket", an_hub_bucket_key(e->hub_bucket));
+    rep_jw_arr(w, "context");
     for (size_t j = 0; j < e->nctx; j++) {
         const kr_code_row *c = &h->rows[e->ctx[j]];
-        json_t *co = json_object();
-        json_object_set_new(co, "row", rep_jint(e->ctx[j]));
-        json_object_set_new(co, "line", rep_jint(c->line));
-        json_object_set_new(co, "vaddr", rep_jint(c->vaddr));
-        json_object_set_new(co, "isa", rep_jstr(c->isa));
-        json_object_set_new(co, "hit", rep_jint(c->hit));
-        json_object_set_new(co, "latency", rep_jint(c->latency));
-        json_object_set_new(co, "stall", rep_jint(c->stall));
-        json_object_set_new(co, "hot", json_boolean(j == e->ctx_hot));
-        json_array_append_new(ctx, co);
+        rep_jw_obj(w, NULL);
+        rep_jw_uint(w, "row", e->ctx[j]);
+        rep_jw_uint(w, "line", c->line);
+        rep_jw_uint(w, "vaddr", c->vaddr);
+        rep_jw_str(w, "isa", c->isa);
+        rep_jw_uint(w, "hit", c->hit);
+        rep_jw_uint(w, "latency", c->latency);
+        rep_jw_uint(w, "stall", c->stall);
+        rep_jw_bool(w, "hot", j == e->ctx_hot);
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "context", ctx);
-    return o;
+    rep_jw_end(w);
+    rep_jw_end(w);
+}
+
+void rep_jw_hotspots(rep_jw *w, const char *key, const an_hotspots *h)
+{
+    rep_jw_obj(w, key);
+    rep_jw_uint(w, "n", h->n);
+    rep_jw_uint(w, "context", h->context);
+    rep_jw_arr(w, "by_stall");
+    for (size_t i = 0; i < h->nby_stall; i++)
+        entry(w, h, &h->by_stall[i], i + 1);
+    rep_jw_end(w);
+    rep_jw_arr(w, "by_latency");
+    for (size_t i = 0; i < h->nby_latency; i++)
+        entry(w, h, &h->by_latency[i], i + 1);
+    rep_jw_end(w);
+    rep_jw_end(w);
 }
 
 json_t *rep_json_hotspots(const an_hotspots *h)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "n", rep_jint(h->n));
-    json_object_set_new(o, "context", rep_jint(h->context));
-    json_t *a = json_array();
-    for (size_t i = 0; i < h->nby_stall; i++)
-        json_array_append_new(a, entry(h, &h->by_stall[i], i + 1));
-    json_object_set_new(o, "by_stall", a);
-    a = json_array();
-    for (size_t i = 0; i < h->nby_latency; i++)
-        json_array_append_new(a, entry(h, &h->by_latency[i], i + 1));
-    json_object_set_new(o, "by_latency", a);
-    return o;
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_hotspots(&w, NULL, h);
+    return rep_jw_tree_end(&w);
 }

@@ -21,11 +21,7 @@ static const char *i64s(rep_doc *d, int64_t v, const char *unknown)
     return v < 0 ? unknown : rep_fmt(d, "%" PRId64, v);
 }
 
-static const char *fixed(rep_doc *d, double v, int decimals)
-{
-    char b[48];
-    return rep_fmt(d, "%s", kr_fmt_fixed(b, sizeof b, v, decimals));
-}
+static const char *fixed(rep_doc *d, double v, int decimals) { return rep_fixed(d, v, decimals); }
 
 /* "3 waves/SIMD needs ≤ 168 VGPRs (have 248)" (each binding limiter). */
 static const char *next_step(rep_doc *d, const an_occ_kernel *k)
@@ -321,155 +317,226 @@ void rep_md_occupancy(rep_doc *d, const an_occupancy *const *r, const char *cons
 
 /* ---- analysis.json ---- */
 
-static json_t *i64n(int64_t v) { return v < 0 ? json_null() : json_integer((json_int_t)v); }
-
-static json_t *kernel_json(const an_occ_kernel *k)
+/* json_integer of v, null when negative (unknown) */
+static void i64n(rep_jw *w, const char *key, int64_t v)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "name", rep_jstr(k->name));
-    json_object_set_new(o, "label_row", k->label_row == UINT32_MAX ? json_null() : rep_jint(k->label_row));
-    json_object_set_new(o, "codeobj", k->codeobj < 0 ? json_null() : json_integer(k->codeobj));
-    json_object_set_new(o, "vaddr", k->label_row == UINT32_MAX ? json_null() : rep_jint(k->vaddr));
-    json_object_set_new(o, "source", json_string(an_occ_source_id(k->source)));
-    json_object_set_new(o, "kernel_id", i64n(k->kernel_id));
-    json_object_set_new(o, "csv_dispatch_id", i64n(k->csv_dispatch_id));
-    json_t *m = json_object();
-    json_object_set_new(m, "v", rep_jint(k->isa_v));
-    json_object_set_new(m, "a", rep_jint(k->isa_a));
-    json_object_set_new(m, "s", rep_jint(k->isa_s));
-    json_object_set_new(o, "isa_marks", m);
-    json_t *rep = json_object();
-    json_object_set_new(rep, "arch_vgpr", i64n(k->reported_arch_vgpr));
-    json_object_set_new(rep, "accum_vgpr", i64n(k->reported_accum_vgpr));
-    json_object_set_new(rep, "sgpr", i64n(k->reported_sgpr));
-    json_object_set_new(o, "reported", rep);
-    json_object_set_new(o, "lds_bytes", i64n(k->lds_bytes));
-    json_object_set_new(o, "scratch_bytes", i64n(k->scratch_bytes));
-    json_object_set_new(o, "workgroup_size", i64n(k->wg_size));
-    json_object_set_new(o, "grid_size", i64n(k->grid_size));
-    json_object_set_new(o, "workgroups", i64n(k->workgroups));
-    json_object_set_new(o, "under_report", json_boolean(k->under_report));
-    json_object_set_new(o, "isa_above_reported", json_boolean(k->isa_above_reported));
-    json_object_set_new(o, "vgpr_total", rep_jint(k->v_total));
-    json_object_set_new(o, "sgpr", rep_jint(k->sgpr));
-    json_object_set_new(o, "waves_per_workgroup", k->waves_per_wg ? rep_jint(k->waves_per_wg) : json_null());
-    json_object_set_new(o, "waves_per_simd_per_workgroup",
-                        k->waves_per_simd_per_wg ? rep_jint(k->waves_per_simd_per_wg) : json_null());
-    json_t *w = json_object();
-    for (int l = 0; l < AN_LIM_COUNT; l++)
-        json_object_set_new(w, an_occ_lim_id((an_occ_lim)l),
-                            k->w_known[l] && k->w[l] >= 0 ? json_integer(k->w[l]) : json_null());
-    json_object_set_new(o, "w", w);
-    json_object_set_new(o, "lds_unlimited", json_boolean(k->w_known[AN_LIM_LDS] && k->w[AN_LIM_LDS] < 0));
-    json_object_set_new(o, "workgroups_per_cu_lds", i64n(k->wg_lds));
-    json_object_set_new(o, "workgroup_slots", i64n(k->wg_slots));
-    json_object_set_new(o, "waves_per_simd", rep_jint(k->waves_per_simd));
-    json_t *lims = json_array();
-    for (int l = 0; l < AN_LIM_COUNT; l++)
-        if (k->limiter[l])
-            json_array_append_new(lims, json_string(an_occ_lim_id((an_occ_lim)l)));
-    json_object_set_new(o, "limiters", lims);
-    json_object_set_new(o, "limiter", json_string(an_occ_lim_id(k->primary)));
-    json_t *nx = json_object();
-    json_object_set_new(nx, "waves", k->next_waves ? rep_jint(k->next_waves) : json_null());
-    json_object_set_new(nx, "vgpr_max", i64n(k->next_vgpr_max));
-    json_object_set_new(nx, "sgpr_max", i64n(k->next_sgpr_max));
-    json_object_set_new(nx, "lds_max", i64n(k->next_lds_max));
-    json_object_set_new(o, "next_step", nx);
-    json_t *g = json_object();
-    json_object_set_new(g, "cu_count", i64n(k->cu_count));
-    json_object_set_new(g, "workgroups_per_cu_limit", i64n(k->wg_per_cu_limit));
-    json_object_set_new(g, "workgroups_per_cu_grid", i64n(k->wg_per_cu_grid));
-    json_object_set_new(g, "waves_per_simd", i64n(k->grid_waves_per_simd));
-    json_object_set_new(g, "grid_limited", k->wg_per_cu_grid >= 0 ? json_boolean(k->grid_limited) : json_null());
-    json_object_set_new(o, "grid", g);
-    return o;
+    if (v < 0)
+        rep_jw_null(w, key);
+    else
+        rep_jw_int(w, key, v);
 }
 
-static json_t *achieved_json(const an_occ_achieved *a)
+static void kernel_json(rep_jw *w, const an_occ_kernel *k)
 {
-    json_t *o = json_object();
-    int p = a->present;
-    json_object_set_new(o, "present", json_boolean(p));
-    json_object_set_new(o, "aligned", p ? json_boolean(a->aligned) : json_null());
-    json_object_set_new(o, "target_cu", p && a->has_target ? rep_jint(a->target_cu) : json_null());
-    json_object_set_new(o, "simds_per_cu", rep_jint(a->simds_per_cu));
-    json_object_set_new(o, "target_max_waves_per_simd", p && a->has_target ? rep_jint(a->target_max_per_simd) : json_null());
-    json_object_set_new(o, "target_mean_waves_per_simd",
-                        p && a->has_target ? json_real(a->target_mean_per_simd) : json_null());
-    json_object_set_new(o, "max_waves_per_simd", p ? rep_jint(a->max_per_simd) : json_null());
-    json_object_set_new(o, "max_waves_per_cu", p ? rep_jint(a->max_per_cu) : json_null());
-    json_object_set_new(o, "max_waves_per_se", p ? rep_jint(a->max_per_se) : json_null());
-    json_object_set_new(o, "cu_mean_waves_per_simd_min", p ? json_real(a->cu_mean_min) : json_null());
-    json_object_set_new(o, "cu_mean_waves_per_simd_max", p ? json_real(a->cu_mean_max) : json_null());
-    json_object_set_new(o, "cu_span_mean_waves_per_simd_min", p ? json_real(a->cu_span_mean_min) : json_null());
-    json_object_set_new(o, "cu_span_mean_waves_per_simd_max", p ? json_real(a->cu_span_mean_max) : json_null());
-    json_object_set_new(o, "span_first", p ? rep_jint(a->span_first) : json_null());
-    json_object_set_new(o, "span_last", p ? rep_jint(a->span_last) : json_null());
-    json_object_set_new(o, "low_cycles", p && a->has_target ? rep_jint(a->low_cycles) : json_null());
-    json_object_set_new(o, "low_total", p && a->has_target ? rep_jint(a->low_total) : json_null());
-    json_object_set_new(o, "low_fraction", p && a->has_target && a->low_total ? json_real(a->low_fraction) : json_null());
-    json_t *ses = json_array();
-    for (size_t i = 0; i < a->nses; i++) {
-        json_t *x = json_object();
-        json_object_set_new(x, "se", rep_jint(a->ses[i].se));
-        json_object_set_new(x, "rows", rep_jint(a->ses[i].rows));
-        json_object_set_new(x, "waves", rep_jint(a->ses[i].waves));
-        json_object_set_new(x, "max_waves", rep_jint(a->ses[i].max_waves));
-        json_object_set_new(x, "offset", json_integer(a->ses[i].offset));
-        json_array_append_new(ses, x);
+    rep_jw_obj(w, NULL);
+    rep_jw_str(w, "name", k->name);
+    if (k->label_row == UINT32_MAX)
+        rep_jw_null(w, "label_row");
+    else
+        rep_jw_uint(w, "label_row", k->label_row);
+    i64n(w, "codeobj", k->codeobj);
+    if (k->label_row == UINT32_MAX)
+        rep_jw_null(w, "vaddr");
+    else
+        rep_jw_uint(w, "vaddr", k->vaddr);
+    rep_jw_sym(w, "source", an_occ_source_id(k->source));
+    i64n(w, "kernel_id", k->kernel_id);
+    i64n(w, "csv_dispatch_id", k->csv_dispatch_id);
+    rep_jw_obj(w, "isa_marks");
+    rep_jw_uint(w, "v", k->isa_v);
+    rep_jw_uint(w, "a", k->isa_a);
+    rep_jw_uint(w, "s", k->isa_s);
+    rep_jw_end(w);
+    rep_jw_obj(w, "reported");
+    i64n(w, "arch_vgpr", k->reported_arch_vgpr);
+    i64n(w, "accum_vgpr", k->reported_accum_vgpr);
+    i64n(w, "sgpr", k->reported_sgpr);
+    rep_jw_end(w);
+    i64n(w, "lds_bytes", k->lds_bytes);
+    i64n(w, "scratch_bytes", k->scratch_bytes);
+    i64n(w, "workgroup_size", k->wg_size);
+    i64n(w, "grid_size", k->grid_size);
+    i64n(w, "workgroups", k->workgroups);
+    rep_jw_bool(w, "under_report", k->under_report);
+    rep_jw_bool(w, "isa_above_reported", k->isa_above_reported);
+    rep_jw_uint(w, "vgpr_total", k->v_total);
+    rep_jw_uint(w, "sgpr", k->sgpr);
+    if (k->waves_per_wg)
+        rep_jw_uint(w, "waves_per_workgroup", k->waves_per_wg);
+    else
+        rep_jw_null(w, "waves_per_workgroup");
+    if (k->waves_per_simd_per_wg)
+        rep_jw_uint(w, "waves_per_simd_per_workgroup", k->waves_per_simd_per_wg);
+    else
+        rep_jw_null(w, "waves_per_simd_per_workgroup");
+    rep_jw_obj(w, "w");
+    for (int l = 0; l < AN_LIM_COUNT; l++) {
+        if (k->w_known[l] && k->w[l] >= 0)
+            rep_jw_int(w, an_occ_lim_id((an_occ_lim)l), k->w[l]);
+        else
+            rep_jw_null(w, an_occ_lim_id((an_occ_lim)l));
     }
-    json_object_set_new(o, "ses", ses);
-    json_t *cus = json_array();
+    rep_jw_end(w);
+    rep_jw_bool(w, "lds_unlimited", k->w_known[AN_LIM_LDS] && k->w[AN_LIM_LDS] < 0);
+    i64n(w, "workgroups_per_cu_lds", k->wg_lds);
+    i64n(w, "workgroup_slots", k->wg_slots);
+    rep_jw_uint(w, "waves_per_simd", k->waves_per_simd);
+    rep_jw_arr(w, "limiters");
+    for (int l = 0; l < AN_LIM_COUNT; l++)
+        if (k->limiter[l])
+            rep_jw_sym(w, NULL, an_occ_lim_id((an_occ_lim)l));
+    rep_jw_end(w);
+    rep_jw_sym(w, "limiter", an_occ_lim_id(k->primary));
+    rep_jw_obj(w, "next_step");
+    if (k->next_waves)
+        rep_jw_uint(w, "waves", k->next_waves);
+    else
+        rep_jw_null(w, "waves");
+    i64n(w, "vgpr_max", k->next_vgpr_max);
+    i64n(w, "sgpr_max", k->next_sgpr_max);
+    i64n(w, "lds_max", k->next_lds_max);
+    rep_jw_end(w);
+    rep_jw_obj(w, "grid");
+    i64n(w, "cu_count", k->cu_count);
+    i64n(w, "workgroups_per_cu_limit", k->wg_per_cu_limit);
+    i64n(w, "workgroups_per_cu_grid", k->wg_per_cu_grid);
+    i64n(w, "waves_per_simd", k->grid_waves_per_simd);
+    if (k->wg_per_cu_grid >= 0)
+        rep_jw_bool(w, "grid_limited", k->grid_limited);
+    else
+        rep_jw_null(w, "grid_limited");
+    rep_jw_end(w);
+    rep_jw_end(w);
+}
+
+static void achieved_json(rep_jw *w, const char *key, const an_occ_achieved *a)
+{
+    int p = a->present, t = p && a->has_target;
+    rep_jw_obj(w, key);
+    rep_jw_bool(w, "present", p);
+    if (p)
+        rep_jw_bool(w, "aligned", a->aligned);
+    else
+        rep_jw_null(w, "aligned");
+    if (t)
+        rep_jw_uint(w, "target_cu", a->target_cu);
+    else
+        rep_jw_null(w, "target_cu");
+    rep_jw_uint(w, "simds_per_cu", a->simds_per_cu);
+    if (t) {
+        rep_jw_uint(w, "target_max_waves_per_simd", a->target_max_per_simd);
+        rep_jw_real(w, "target_mean_waves_per_simd", a->target_mean_per_simd);
+    } else {
+        rep_jw_null(w, "target_max_waves_per_simd");
+        rep_jw_null(w, "target_mean_waves_per_simd");
+    }
+    if (p) {
+        rep_jw_uint(w, "max_waves_per_simd", a->max_per_simd);
+        rep_jw_uint(w, "max_waves_per_cu", a->max_per_cu);
+        rep_jw_uint(w, "max_waves_per_se", a->max_per_se);
+        rep_jw_real(w, "cu_mean_waves_per_simd_min", a->cu_mean_min);
+        rep_jw_real(w, "cu_mean_waves_per_simd_max", a->cu_mean_max);
+        rep_jw_real(w, "cu_span_mean_waves_per_simd_min", a->cu_span_mean_min);
+        rep_jw_real(w, "cu_span_mean_waves_per_simd_max", a->cu_span_mean_max);
+        rep_jw_uint(w, "span_first", a->span_first);
+        rep_jw_uint(w, "span_last", a->span_last);
+    } else {
+        rep_jw_null(w, "max_waves_per_simd");
+        rep_jw_null(w, "max_waves_per_cu");
+        rep_jw_null(w, "max_waves_per_se");
+        rep_jw_null(w, "cu_mean_waves_per_simd_min");
+        rep_jw_null(w, "cu_mean_waves_per_simd_max");
+        rep_jw_null(w, "cu_span_mean_waves_per_simd_min");
+        rep_jw_null(w, "cu_span_mean_waves_per_simd_max");
+        rep_jw_null(w, "span_first");
+        rep_jw_null(w, "span_last");
+    }
+    if (t) {
+        rep_jw_uint(w, "low_cycles", a->low_cycles);
+        rep_jw_uint(w, "low_total", a->low_total);
+    } else {
+        rep_jw_null(w, "low_cycles");
+        rep_jw_null(w, "low_total");
+    }
+    if (t && a->low_total)
+        rep_jw_real(w, "low_fraction", a->low_fraction);
+    else
+        rep_jw_null(w, "low_fraction");
+    rep_jw_arr(w, "ses");
+    for (size_t i = 0; i < a->nses; i++) {
+        rep_jw_obj(w, NULL);
+        rep_jw_uint(w, "se", a->ses[i].se);
+        rep_jw_uint(w, "rows", a->ses[i].rows);
+        rep_jw_uint(w, "waves", a->ses[i].waves);
+        rep_jw_uint(w, "max_waves", a->ses[i].max_waves);
+        rep_jw_int(w, "offset", a->ses[i].offset);
+        rep_jw_end(w);
+    }
+    rep_jw_end(w);
+    rep_jw_arr(w, "cus");
     for (size_t i = 0; i < a->ncus; i++) {
         const an_occ_cu *c = &a->cus[i];
-        json_t *x = json_object();
-        json_object_set_new(x, "se", rep_jint(c->se));
-        json_object_set_new(x, "cu", rep_jint(c->cu));
-        json_object_set_new(x, "target", json_boolean(c->target));
-        json_object_set_new(x, "waves", rep_jint(c->waves));
-        json_object_set_new(x, "max_waves", rep_jint(c->max_waves));
-        json_object_set_new(x, "max_waves_per_simd", rep_jint(c->max_per_simd));
-        json_object_set_new(x, "first", rep_jint(c->first));
-        json_object_set_new(x, "last", rep_jint(c->last));
-        json_object_set_new(x, "wave_cycles", rep_jint(c->wave_cycles));
-        json_object_set_new(x, "mean_waves_per_simd", json_real(c->mean_per_simd));
-        json_object_set_new(x, "mean_waves_per_simd_span", json_real(c->mean_per_simd_span));
-        json_object_set_new(x, "low_cycles", rep_jint(c->low_cycles));
-        json_array_append_new(cus, x);
+        rep_jw_obj(w, NULL);
+        rep_jw_uint(w, "se", c->se);
+        rep_jw_uint(w, "cu", c->cu);
+        rep_jw_bool(w, "target", c->target);
+        rep_jw_uint(w, "waves", c->waves);
+        rep_jw_uint(w, "max_waves", c->max_waves);
+        rep_jw_uint(w, "max_waves_per_simd", c->max_per_simd);
+        rep_jw_uint(w, "first", c->first);
+        rep_jw_uint(w, "last", c->last);
+        rep_jw_uint(w, "wave_cycles", c->wave_cycles);
+        rep_jw_real(w, "mean_waves_per_simd", c->mean_per_simd);
+        rep_jw_real(w, "mean_waves_per_simd_span", c->mean_per_simd_span);
+        rep_jw_uint(w, "low_cycles", c->low_cycles);
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "cus", cus);
-    json_t *simds = json_array();
+    rep_jw_end(w);
+    rep_jw_arr(w, "target_simds");
     for (size_t i = 0; i < a->nsimds; i++) {
         const an_occ_simd *s = &a->simds[i];
-        json_t *x = json_object();
-        json_object_set_new(x, "se", rep_jint(s->se));
-        json_object_set_new(x, "cu", rep_jint(s->cu));
-        json_object_set_new(x, "simd", rep_jint(s->simd));
-        json_object_set_new(x, "max_waves", rep_jint(s->max_waves));
-        json_object_set_new(x, "mean_waves", json_real(s->mean_waves));
-        json_object_set_new(x, "wave_cycles", rep_jint(s->wave_cycles));
-        json_array_append_new(simds, x);
+        rep_jw_obj(w, NULL);
+        rep_jw_uint(w, "se", s->se);
+        rep_jw_uint(w, "cu", s->cu);
+        rep_jw_uint(w, "simd", s->simd);
+        rep_jw_uint(w, "max_waves", s->max_waves);
+        rep_jw_real(w, "mean_waves", s->mean_waves);
+        rep_jw_uint(w, "wave_cycles", s->wave_cycles);
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "target_simds", simds);
-    return o;
+    rep_jw_end(w);
+    rep_jw_end(w);
+}
+
+void rep_jw_occupancy(rep_jw *w, const char *key, const an_occupancy *r)
+{
+    rep_jw_obj(w, key);
+    rep_jw_str(w, "target", r->target ? r->target : "unknown");
+    rep_jw_sym(w, "target_source", r->target_source ? r->target_source : "none");
+    rep_jw_bool(w, "modelled", r->modelled);
+    i64n(w, "lds_per_cu", r->lds_per_cu);
+    i64n(w, "cu_count", r->cu_count);
+    if (r->agent_source)
+        rep_jw_sym(w, "agent_source", r->agent_source);
+    else
+        rep_jw_null(w, "agent_source");
+    rep_jw_sym(w, "verdict", r->verdict ? r->verdict : "unknown");
+    rep_jw_arr(w, "kernels");
+    for (size_t i = 0; i < r->nkernels; i++)
+        kernel_json(w, &r->kernels[i]);
+    rep_jw_end(w);
+    if (r->nkernels)
+        rep_jw_uint(w, "primary_kernel", r->primary);
+    else
+        rep_jw_null(w, "primary_kernel");
+    achieved_json(w, "achieved", &r->achieved);
+    rep_jw_end(w);
 }
 
 json_t *rep_json_occupancy(const an_occupancy *r)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "target", rep_jstr(r->target ? r->target : "unknown"));
-    json_object_set_new(o, "target_source", json_string(r->target_source ? r->target_source : "none"));
-    json_object_set_new(o, "modelled", json_boolean(r->modelled));
-    json_object_set_new(o, "lds_per_cu", i64n(r->lds_per_cu));
-    json_object_set_new(o, "cu_count", i64n(r->cu_count));
-    json_object_set_new(o, "agent_source", r->agent_source ? json_string(r->agent_source) : json_null());
-    json_object_set_new(o, "verdict", json_string(r->verdict ? r->verdict : "unknown"));
-    json_t *ks = json_array();
-    for (size_t i = 0; i < r->nkernels; i++)
-        json_array_append_new(ks, kernel_json(&r->kernels[i]));
-    json_object_set_new(o, "kernels", ks);
-    json_object_set_new(o, "primary_kernel", r->nkernels ? rep_jint(r->primary) : json_null());
-    json_object_set_new(o, "achieved", achieved_json(&r->achieved));
-    return o;
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_occupancy(&w, NULL, r);
+    return rep_jw_tree_end(&w);
 }

@@ -190,83 +190,103 @@ void rep_md_phases(rep_doc *d, const an_phases *const *r, const char *const *lab
 
 /* ---- JSON ---- */
 
-json_t *rep_json_phases(const an_phases *p)
+void rep_jw_phases(rep_jw *w, const char *key, const an_phases *p)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "total_time", rep_jint(p->total_time));
-    json_object_set_new(o, "total_stall", rep_jint(p->total_stall));
-    json_object_set_new(o, "kernels", rep_jint(p->nkernels));
-    json_object_set_new(o, "main_loop", p->main_loop == AN_PHASE_NONE ? json_null() : rep_jint(p->main_loop));
-    json_t *loops = json_array();
+    rep_jw_obj(w, key);
+    rep_jw_uint(w, "total_time", p->total_time);
+    rep_jw_uint(w, "total_stall", p->total_stall);
+    rep_jw_uint(w, "kernels", p->nkernels);
+    if (p->main_loop == AN_PHASE_NONE)
+        rep_jw_null(w, "main_loop");
+    else
+        rep_jw_uint(w, "main_loop", p->main_loop);
+    rep_jw_arr(w, "loops");
     for (size_t k = 0; k < p->nloops; k++) {
         const an_loop *l = &p->loops[k];
-        json_t *e = json_object();
-        json_object_set_new(e, "index", rep_jint(k));
-        json_object_set_new(e, "head_row", rep_jint(l->head));
-        json_object_set_new(e, "tail_row", rep_jint(l->tail));
-        json_object_set_new(e, "head_vaddr", rep_jint(p->rows[l->head].vaddr));
-        json_object_set_new(e, "tail_vaddr", rep_jint(p->rows[l->tail].vaddr));
-        json_object_set_new(e, "depth", rep_jint(l->depth));
-        json_object_set_new(e, "parent", l->parent == AN_PHASE_NONE ? json_null() : rep_jint(l->parent));
-        json_t *be = json_array();
+        rep_jw_obj(w, NULL);
+        rep_jw_uint(w, "index", k);
+        rep_jw_uint(w, "head_row", l->head);
+        rep_jw_uint(w, "tail_row", l->tail);
+        rep_jw_uint(w, "head_vaddr", p->rows[l->head].vaddr);
+        rep_jw_uint(w, "tail_vaddr", p->rows[l->tail].vaddr);
+        rep_jw_uint(w, "depth", l->depth);
+        if (l->parent == AN_PHASE_NONE)
+            rep_jw_null(w, "parent");
+        else
+            rep_jw_uint(w, "parent", l->parent);
+        rep_jw_arr(w, "back_edge_rows");
         for (size_t b = 0; b < l->nbackedges; b++)
-            json_array_append_new(be, rep_jint(l->backedges[b]));
-        json_object_set_new(e, "back_edge_rows", be);
-        json_object_set_new(e, "from_stream", json_boolean(l->from_stream));
-        json_object_set_new(e, "latency", rep_jint(l->latency));
-        json_object_set_new(e, "stall", rep_jint(l->stall));
-        json_object_set_new(e, "idle", rep_jint(l->idle));
-        json_object_set_new(e, "waves_entered", rep_jint(l->waves_entered));
-        json_object_set_new(e, "entries", rep_jint(l->entries));
-        json_object_set_new(e, "iterations", rep_jint(l->iterations));
-        json_object_set_new(e, "iterations_per_wave", rep_json_dist(&l->per_wave));
-        json_object_set_new(e, "first_iteration_cycles", rep_json_dist(&l->first_cost));
-        json_object_set_new(e, "steady_iteration_cycles", rep_json_dist(&l->steady_cost));
-        json_t *pw = json_array();
-        for (size_t w = 0; w < p->nwaves && l->wave_iterations; w++) {
-            json_t *x = json_object();
-            json_object_set_new(x, "wave", rep_jstr(p->waves[w].file));
-            json_object_set_new(x, "entries", rep_jint(l->wave_entries[w]));
-            json_object_set_new(x, "iterations", rep_jint(l->wave_iterations[w]));
-            json_array_append_new(pw, x);
+            rep_jw_uint(w, NULL, l->backedges[b]);
+        rep_jw_end(w);
+        rep_jw_bool(w, "from_stream", l->from_stream);
+        rep_jw_uint(w, "latency", l->latency);
+        rep_jw_uint(w, "stall", l->stall);
+        rep_jw_uint(w, "idle", l->idle);
+        rep_jw_uint(w, "waves_entered", l->waves_entered);
+        rep_jw_uint(w, "entries", l->entries);
+        rep_jw_uint(w, "iterations", l->iterations);
+        rep_jw_dist(w, "iterations_per_wave", &l->per_wave);
+        rep_jw_dist(w, "first_iteration_cycles", &l->first_cost);
+        rep_jw_dist(w, "steady_iteration_cycles", &l->steady_cost);
+        rep_jw_arr(w, "per_wave");
+        for (size_t v = 0; v < p->nwaves && l->wave_iterations; v++) {
+            rep_jw_obj(w, NULL);
+            rep_jw_str(w, "wave", p->waves[v].file);
+            rep_jw_uint(w, "entries", l->wave_entries[v]);
+            rep_jw_uint(w, "iterations", l->wave_iterations[v]);
+            rep_jw_end(w);
         }
-        json_object_set_new(e, "per_wave", pw);
-        json_array_append_new(loops, e);
+        rep_jw_end(w);
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "loops", loops);
-    json_t *phs = json_array();
+    rep_jw_end(w);
+    rep_jw_arr(w, "phases");
     for (size_t k = 0; k < p->nphases; k++) {
         const an_phase *ph = &p->phases[k];
-        json_t *e = json_object();
         const char *kn = kernel_of(p, ph->kernel);
-        json_object_set_new(e, "kind", json_string(an_phase_kind_id(ph->kind)));
-        json_object_set_new(e, "loop", ph->kind == AN_PHASE_LOOP ? rep_jint(ph->loop) : json_null());
-        json_object_set_new(e, "depth", rep_jint(ph->depth));
-        json_object_set_new(e, "kernel", kn ? rep_jstr(kn) : json_null());
-        json_object_set_new(e, "first_row", rep_jint(ph->first));
-        json_object_set_new(e, "last_row", rep_jint(ph->last));
-        json_object_set_new(e, "first_vaddr", rep_jint(p->rows[ph->first].vaddr));
-        json_object_set_new(e, "last_vaddr", rep_jint(p->rows[ph->last].vaddr));
-        json_object_set_new(e, "instructions", rep_jint(ph->rows));
-        json_object_set_new(e, "hit", rep_jint(ph->hit));
-        json_object_set_new(e, "latency", rep_jint(ph->latency));
-        json_object_set_new(e, "stall", rep_jint(ph->stall));
-        json_object_set_new(e, "idle", rep_jint(ph->idle));
-        json_object_set_new(e, "time_share", rep_jshare(ph->latency + ph->idle, p->total_time));
-        json_object_set_new(e, "stall_share", rep_jshare(ph->stall, p->total_stall));
-        json_t *top = json_array();
+        rep_jw_obj(w, NULL);
+        rep_jw_sym(w, "kind", an_phase_kind_id(ph->kind));
+        if (ph->kind == AN_PHASE_LOOP)
+            rep_jw_uint(w, "loop", ph->loop);
+        else
+            rep_jw_null(w, "loop");
+        rep_jw_uint(w, "depth", ph->depth);
+        if (kn)
+            rep_jw_str(w, "kernel", kn);
+        else
+            rep_jw_null(w, "kernel");
+        rep_jw_uint(w, "first_row", ph->first);
+        rep_jw_uint(w, "last_row", ph->last);
+        rep_jw_uint(w, "first_vaddr", p->rows[ph->first].vaddr);
+        rep_jw_uint(w, "last_vaddr", p->rows[ph->last].vaddr);
+        rep_jw_uint(w, "instructions", ph->rows);
+        rep_jw_uint(w, "hit", ph->hit);
+        rep_jw_uint(w, "latency", ph->latency);
+        rep_jw_uint(w, "stall", ph->stall);
+        rep_jw_uint(w, "idle", ph->idle);
+        rep_jw_share(w, "time_share", ph->latency + ph->idle, p->total_time);
+        rep_jw_share(w, "stall_share", ph->stall, p->total_stall);
+        rep_jw_arr(w, "top_stall");
         for (size_t t = 0; t < ph->ntop; t++) {
             const kr_code_row *r = &p->rows[ph->top[t]];
-            json_t *x = json_object();
-            json_object_set_new(x, "row", rep_jint(ph->top[t]));
-            json_object_set_new(x, "vaddr", rep_jint(r->vaddr));
-            json_object_set_new(x, "isa", rep_jstr(r->isa));
-            json_object_set_new(x, "stall", rep_jint(r->stall));
-            json_array_append_new(top, x);
+            rep_jw_obj(w, NULL);
+            rep_jw_uint(w, "row", ph->top[t]);
+            rep_jw_uint(w, "vaddr", r->vaddr);
+            rep_jw_str(w, "isa", r->isa);
+            rep_jw_uint(w, "stall", r->stall);
+            rep_jw_end(w);
         }
-        json_object_set_new(e, "top_stall", top);
-        json_array_append_new(phs, e);
+        rep_jw_end(w);
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "phases", phs);
-    return o;
+    rep_jw_end(w);
+    rep_jw_end(w);
+}
+
+json_t *rep_json_phases(const an_phases *p)
+{
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_phases(&w, NULL, p);
+    return rep_jw_tree_end(&w);
 }

@@ -12,11 +12,7 @@
 #include "report/sections.h"
 #include "report/util.h"
 
-static const char *fixed(rep_doc *d, double v, int decimals)
-{
-    char b[64];
-    return rep_fmt(d, "%s", kr_fmt_fixed(b, sizeof b, v, decimals));
-}
+static const char *fixed(rep_doc *d, double v, int decimals) { return rep_fixed(d, v, decimals); }
 
 static const char *human(rep_doc *d, double v)
 {
@@ -226,99 +222,167 @@ void rep_md_roofline(rep_doc *d, const an_analysis *const *a, const char *const 
 static json_t *jnum(uint8_t has, double v) { return has && isfinite(v) ? json_real(v) : json_null(); }
 static json_t *jstr(const char *s) { return s ? rep_jstr(s) : json_null(); }
 
-json_t *rep_json_roofline(const an_roofline *r)
+/* jnum and jstr, written to w */
+static void wnum(rep_jw *w, const char *key, uint8_t has, double v)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "device", jstr(r->device));
-    json_object_set_new(o, "device_note", jstr(r->device_note));
-    json_object_set_new(o, "kernel", jstr(r->kernel));
-    json_object_set_new(o, "flops", jnum(r->has_flops, r->flops));
-    json_object_set_new(o, "flops_source", jstr(r->flops_source));
-    json_object_set_new(o, "bytes", jnum(r->has_bytes, r->bytes));
-    json_object_set_new(o, "bytes_source", jstr(r->bytes_source));
-    json_object_set_new(o, "time_ns", r->has_time ? rep_jint(r->time_ns) : json_null());
-    json_object_set_new(o, "time_source", jstr(r->time_source));
-    json_object_set_new(o, "time_dispatches", r->has_time && r->time_dispatches ? rep_jint(r->time_dispatches) : json_null());
-    json_object_set_new(o, "time_by_dispatch_id", json_boolean(r->time_by_id));
-    json_object_set_new(o, "ceiling", r->has_ceiling ? rep_jstr(an_ceiling_id(r->unit, r->dtype)) : json_null());
-    json_object_set_new(o, "ceiling_source", jstr(r->ceiling_source));
-    json_object_set_new(o, "achieved_flops_per_s", jnum(r->has_achieved_flops, r->achieved_flops_s));
-    json_object_set_new(o, "achieved_bytes_per_s", jnum(r->has_achieved_bytes, r->achieved_bytes_s));
-    json_object_set_new(o, "intensity", jnum(r->has_intensity, r->intensity));
-    json_object_set_new(o, "peak_flops_per_s", jnum(r->has_peak_flops, r->peak_flops_s));
-    json_object_set_new(o, "peak_bytes_per_s", jnum(r->has_peak_bytes, r->peak_bytes_s));
-    json_object_set_new(o, "ridge", jnum(r->has_ridge, r->ridge));
-    json_object_set_new(o, "bound", r->bound == AN_BOUND_UNKNOWN ? json_null() : rep_jstr(an_roof_bound_id(r->bound)));
-    json_object_set_new(o, "margin", jnum(r->bound != AN_BOUND_UNKNOWN, r->margin));
-    json_object_set_new(o, "pct_peak_flops", jnum(r->has_pct_flops, r->pct_flops));
-    json_object_set_new(o, "pct_peak_bytes", jnum(r->has_pct_bytes, r->pct_bytes));
-    if (r->has_target)
-        json_object_set_new(o, "target", json_pack("{s:s, s:f, s:I, s:f, s:b}", "ceiling",
-                                                   an_roof_bound_id(r->target_ceiling), "fraction", r->target_pct,
-                                                   "time_ns", (json_int_t)r->target_time_ns, "speedup",
-                                                   r->target_speedup, "reached", (int)r->at_target));
+    if (has && isfinite(v))
+        rep_jw_real(w, key, v);
     else
-        json_object_set_new(o, "target", json_null());
-    json_t *ce = json_array();
+        rep_jw_null(w, key);
+}
+
+static void wstr(rep_jw *w, const char *key, const char *s)
+{
+    if (s)
+        rep_jw_str(w, key, s);
+    else
+        rep_jw_null(w, key);
+}
+
+void rep_jw_roofline(rep_jw *w, const char *key, const an_roofline *r)
+{
+    rep_jw_obj(w, key);
+    wstr(w, "device", r->device);
+    wstr(w, "device_note", r->device_note);
+    wstr(w, "kernel", r->kernel);
+    wnum(w, "flops", r->has_flops, r->flops);
+    wstr(w, "flops_source", r->flops_source);
+    wnum(w, "bytes", r->has_bytes, r->bytes);
+    wstr(w, "bytes_source", r->bytes_source);
+    if (r->has_time)
+        rep_jw_uint(w, "time_ns", r->time_ns);
+    else
+        rep_jw_null(w, "time_ns");
+    wstr(w, "time_source", r->time_source);
+    if (r->has_time && r->time_dispatches)
+        rep_jw_uint(w, "time_dispatches", r->time_dispatches);
+    else
+        rep_jw_null(w, "time_dispatches");
+    rep_jw_bool(w, "time_by_dispatch_id", r->time_by_id);
+    if (r->has_ceiling)
+        rep_jw_str(w, "ceiling", an_ceiling_id(r->unit, r->dtype));
+    else
+        rep_jw_null(w, "ceiling");
+    wstr(w, "ceiling_source", r->ceiling_source);
+    wnum(w, "achieved_flops_per_s", r->has_achieved_flops, r->achieved_flops_s);
+    wnum(w, "achieved_bytes_per_s", r->has_achieved_bytes, r->achieved_bytes_s);
+    wnum(w, "intensity", r->has_intensity, r->intensity);
+    wnum(w, "peak_flops_per_s", r->has_peak_flops, r->peak_flops_s);
+    wnum(w, "peak_bytes_per_s", r->has_peak_bytes, r->peak_bytes_s);
+    wnum(w, "ridge", r->has_ridge, r->ridge);
+    if (r->bound == AN_BOUND_UNKNOWN)
+        rep_jw_null(w, "bound");
+    else
+        rep_jw_str(w, "bound", an_roof_bound_id(r->bound));
+    wnum(w, "margin", r->bound != AN_BOUND_UNKNOWN, r->margin);
+    wnum(w, "pct_peak_flops", r->has_pct_flops, r->pct_flops);
+    wnum(w, "pct_peak_bytes", r->has_pct_bytes, r->pct_bytes);
+    if (r->has_target)
+        rep_jw_json(w, "target", json_pack("{s:s, s:f, s:I, s:f, s:b}", "ceiling",
+                                           an_roof_bound_id(r->target_ceiling), "fraction", r->target_pct,
+                                           "time_ns", (json_int_t)r->target_time_ns, "speedup",
+                                           r->target_speedup, "reached", (int)r->at_target));
+    else
+        rep_jw_null(w, "target");
+    rep_jw_arr(w, "ceilings");
     for (size_t i = 0; i < r->nceilings; i++) {
         const an_roof_ceiling *c = &r->ceilings[i];
-        json_t *e = json_object();
-        json_object_set_new(e, "ceiling", rep_jstr(an_ceiling_id(c->unit, c->dtype)));
-        json_object_set_new(e, "peak_flops_per_s", json_real(c->peak_flops));
-        json_object_set_new(e, "pct", jnum(c->has_pct, c->pct));
-        json_object_set_new(e, "source", jstr(r->hw->peak_source[c->unit][c->dtype]));
-        json_array_append_new(ce, e);
+        rep_jw_obj(w, NULL);
+        rep_jw_str(w, "ceiling", an_ceiling_id(c->unit, c->dtype));
+        rep_jw_real(w, "peak_flops_per_s", c->peak_flops);
+        wnum(w, "pct", c->has_pct, c->pct);
+        wstr(w, "source", r->hw->peak_source[c->unit][c->dtype]);
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "ceilings", ce);
-    json_object_set_new(o, "hbm_source", jstr(r->has_peak_bytes ? r->hw->hbm_source : NULL));
-    return o;
+    rep_jw_end(w);
+    wstr(w, "hbm_source", r->has_peak_bytes ? r->hw->hbm_source : NULL);
+    rep_jw_end(w);
+}
+
+json_t *rep_json_roofline(const an_roofline *r)
+{
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_roofline(&w, NULL, r);
+    return rep_jw_tree_end(&w);
+}
+
+void rep_jw_counters(rep_jw *w, const char *key, const an_counters *k)
+{
+    rep_jw_obj(w, key);
+    rep_jw_bool(w, "present", k->present);
+    wstr(w, "match", k->match);
+    rep_jw_uint(w, "rows", k->nrows);
+    rep_jw_uint(w, "dispatches", k->ndispatches);
+    rep_jw_obj(w, "flops");
+    for (int u = 0; u < AN_UNIT_COUNT; u++)
+        for (int dt = 0; dt < AN_DT_COUNT; dt++)
+            if (k->has_flops[u][dt])
+                rep_jw_real(w, an_ceiling_id((an_unit)u, (an_dtype)dt), k->flops[u][dt]);
+    rep_jw_end(w);
+    wnum(w, "flops_total", k->has_flops_total, k->flops_total);
+    wnum(w, "hbm_read_bytes", k->has_read, k->read_bytes);
+    wnum(w, "hbm_write_bytes", k->has_write, k->write_bytes);
+    wstr(w, "read_formula", k->read_formula);
+    wstr(w, "write_formula", k->write_formula);
+    wnum(w, "l2_hit_rate", k->has_l2, k->l2_hit_rate);
+    wnum(w, "lds_bank_conflict_rate", k->has_lds, k->lds_conflict_rate);
+    wnum(w, "waves", k->has_waves, k->waves);
+    wnum(w, "busy_cycles", k->has_busy, k->busy_cycles);
+    wnum(w, "valu_insts", k->has_valu_insts, k->valu_insts);
+    wnum(w, "mfma_insts", k->has_mfma_insts, k->mfma_insts);
+    if (k->duration_ns)
+        rep_jw_uint(w, "duration_ns", k->duration_ns);
+    else
+        rep_jw_null(w, "duration_ns");
+    wstr(w, "duration_source", k->duration_source);
+    rep_jw_end(w);
 }
 
 json_t *rep_json_counters(const an_counters *k)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "present", json_boolean(k->present));
-    json_object_set_new(o, "match", jstr(k->match));
-    json_object_set_new(o, "rows", rep_jint(k->nrows));
-    json_object_set_new(o, "dispatches", rep_jint(k->ndispatches));
-    json_t *fl = json_object();
-    for (int u = 0; u < AN_UNIT_COUNT; u++)
-        for (int dt = 0; dt < AN_DT_COUNT; dt++)
-            if (k->has_flops[u][dt])
-                json_object_set_new(fl, an_ceiling_id((an_unit)u, (an_dtype)dt), json_real(k->flops[u][dt]));
-    json_object_set_new(o, "flops", fl);
-    json_object_set_new(o, "flops_total", jnum(k->has_flops_total, k->flops_total));
-    json_object_set_new(o, "hbm_read_bytes", jnum(k->has_read, k->read_bytes));
-    json_object_set_new(o, "hbm_write_bytes", jnum(k->has_write, k->write_bytes));
-    json_object_set_new(o, "read_formula", jstr(k->read_formula));
-    json_object_set_new(o, "write_formula", jstr(k->write_formula));
-    json_object_set_new(o, "l2_hit_rate", jnum(k->has_l2, k->l2_hit_rate));
-    json_object_set_new(o, "lds_bank_conflict_rate", jnum(k->has_lds, k->lds_conflict_rate));
-    json_object_set_new(o, "waves", jnum(k->has_waves, k->waves));
-    json_object_set_new(o, "busy_cycles", jnum(k->has_busy, k->busy_cycles));
-    json_object_set_new(o, "valu_insts", jnum(k->has_valu_insts, k->valu_insts));
-    json_object_set_new(o, "mfma_insts", jnum(k->has_mfma_insts, k->mfma_insts));
-    json_object_set_new(o, "duration_ns", k->duration_ns ? rep_jint(k->duration_ns) : json_null());
-    json_object_set_new(o, "duration_source", jstr(k->duration_source));
-    return o;
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_counters(&w, NULL, k);
+    return rep_jw_tree_end(&w);
+}
+
+/* json_integer of v when positive, null otherwise */
+static void positive(rep_jw *w, const char *key, int64_t v)
+{
+    if (v > 0)
+        rep_jw_int(w, key, v);
+    else
+        rep_jw_null(w, key);
+}
+
+void rep_jw_saturation(rep_jw *w, const char *key, const an_saturation *s)
+{
+    rep_jw_obj(w, key);
+    positive(w, "workgroups", s->workgroups);
+    positive(w, "wg_size", s->wg_size);
+    if (s->waves_per_wg)
+        rep_jw_uint(w, "waves_per_wg", s->waves_per_wg);
+    else
+        rep_jw_null(w, "waves_per_wg");
+    positive(w, "cu_count", s->cu_count);
+    wstr(w, "cu_source", s->cu_source);
+    wnum(w, "wg_per_cu", s->known, s->wg_per_cu);
+    wnum(w, "grid_waves_per_simd", s->known, s->grid_waves_per_simd);
+    positive(w, "wg_per_cu_limit", s->wg_per_cu_limit);
+    positive(w, "slots", s->slots);
+    positive(w, "rounds", s->rounds);
+    wnum(w, "tail_fraction", s->rounds > 0, s->tail_fraction);
+    rep_jw_str(w, "verdict", s->verdict);
+    rep_jw_end(w);
 }
 
 json_t *rep_json_saturation(const an_saturation *s)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "workgroups", s->workgroups > 0 ? json_integer(s->workgroups) : json_null());
-    json_object_set_new(o, "wg_size", s->wg_size > 0 ? json_integer(s->wg_size) : json_null());
-    json_object_set_new(o, "waves_per_wg", s->waves_per_wg ? rep_jint(s->waves_per_wg) : json_null());
-    json_object_set_new(o, "cu_count", s->cu_count > 0 ? json_integer(s->cu_count) : json_null());
-    json_object_set_new(o, "cu_source", jstr(s->cu_source));
-    json_object_set_new(o, "wg_per_cu", jnum(s->known, s->wg_per_cu));
-    json_object_set_new(o, "grid_waves_per_simd", jnum(s->known, s->grid_waves_per_simd));
-    json_object_set_new(o, "wg_per_cu_limit", s->wg_per_cu_limit > 0 ? json_integer(s->wg_per_cu_limit) : json_null());
-    json_object_set_new(o, "slots", s->slots > 0 ? json_integer(s->slots) : json_null());
-    json_object_set_new(o, "rounds", s->rounds > 0 ? json_integer(s->rounds) : json_null());
-    json_object_set_new(o, "tail_fraction", jnum(s->rounds > 0, s->tail_fraction));
-    json_object_set_new(o, "verdict", rep_jstr(s->verdict));
-    return o;
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_saturation(&w, NULL, s);
+    return rep_jw_tree_end(&w);
 }
 
 /* ---- compare ---- */

@@ -183,82 +183,125 @@ void rep_md_sources(rep_doc *d, const an_sources *const *r, const char *const *l
 
 /* A JSON string of untrusted text: invalid UTF-8 bytes become '?', so the
  * key is never lost. */
-static json_t *cost_json(const an_src_cost *c, uint64_t rows)
+static void cost_json(rep_jw *w, const char *key, const an_src_cost *c, uint64_t rows)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "hit", rep_jint(c->hit));
-    json_object_set_new(o, "latency", rep_jint(c->latency));
-    json_object_set_new(o, "stall", rep_jint(c->stall));
-    json_object_set_new(o, "idle", rep_jint(c->idle));
-    json_object_set_new(o, "rows", rep_jint(rows));
-    return o;
+    rep_jw_obj(w, key);
+    rep_jw_uint(w, "hit", c->hit);
+    rep_jw_uint(w, "latency", c->latency);
+    rep_jw_uint(w, "stall", c->stall);
+    rep_jw_uint(w, "idle", c->idle);
+    rep_jw_uint(w, "rows", rows);
+    rep_jw_end(w);
 }
 
-json_t *rep_json_sources(const an_sources *r)
+void rep_jw_sources(rep_jw *w, const char *key, const an_sources *r)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "instruction_rows", rep_jint(r->instruction_rows));
-    json_object_set_new(o, "mapped_rows", rep_jint(r->mapped_rows));
-    json_object_set_new(o, "frames", rep_jint(r->frames));
-    json_object_set_new(o, "frames_resolved", rep_jint(r->frames_resolved));
-    json_object_set_new(o, "copies_used", rep_jint(r->copies_used));
-    json_object_set_new(o, "has_snapshots_json", json_boolean(r->has_snapshots_json));
-    json_object_set_new(o, "distinct_lines", rep_jint(r->distinct_lines));
-    json_object_set_new(o, "weight_total", rep_jint(r->weight_total));
-    json_object_set_new(o, "top1_share", r->has_top1 ? json_real(r->top1_share) : json_null());
-    json_object_set_new(o, "top1_line", r->has_top1 ? rep_jint(r->top1_index + 1) : json_null());
-    json_object_set_new(o, "effective_lines", r->has_effective ? json_real(r->effective_lines) : json_null());
-    json_object_set_new(o, "context", rep_jint(r->context));
-    json_object_set_new(o, "range_gap", rep_jint(r->range_gap));
-    json_object_set_new(o, "fallback", json_boolean(r->fallback));
-    json_object_set_new(o, "top_lines", rep_jint(r->ntop));
-    json_object_set_new(o, "top_ranges", rep_jint(r->ntop_ranges));
+    rep_jw_obj(w, key);
+    rep_jw_uint(w, "instruction_rows", r->instruction_rows);
+    rep_jw_uint(w, "mapped_rows", r->mapped_rows);
+    rep_jw_uint(w, "frames", r->frames);
+    rep_jw_uint(w, "frames_resolved", r->frames_resolved);
+    rep_jw_uint(w, "copies_used", r->copies_used);
+    rep_jw_bool(w, "has_snapshots_json", r->has_snapshots_json);
+    rep_jw_uint(w, "distinct_lines", r->distinct_lines);
+    rep_jw_uint(w, "weight_total", r->weight_total);
+    if (r->has_top1) {
+        rep_jw_real(w, "top1_share", r->top1_share);
+        rep_jw_uint(w, "top1_line", r->top1_index + 1);
+    } else {
+        rep_jw_null(w, "top1_share");
+        rep_jw_null(w, "top1_line");
+    }
+    if (r->has_effective)
+        rep_jw_real(w, "effective_lines", r->effective_lines);
+    else
+        rep_jw_null(w, "effective_lines");
+    rep_jw_uint(w, "context", r->context);
+    rep_jw_uint(w, "range_gap", r->range_gap);
+    rep_jw_bool(w, "fallback", r->fallback);
+    rep_jw_uint(w, "top_lines", r->ntop);
+    rep_jw_uint(w, "top_ranges", r->ntop_ranges);
 
-    json_t *lines = json_array();
+    rep_jw_arr(w, "lines");
     for (size_t i = 0; i < r->nlines; i++) {
         const an_src_line *l = &r->lines[i];
-        json_t *x = json_object();
-        json_object_set_new(x, "rank", rep_jint(i + 1));
-        json_object_set_new(x, "path", rep_jstr(l->path));
-        json_object_set_new(x, "line", l->line ? rep_jint(l->line) : json_null());
-        json_object_set_new(x, "copy", l->copy ? rep_jstr(l->copy) : json_null());
-        json_object_set_new(x, "resolution", json_string(an_src_why_id(l->why)));
-        json_object_set_new(x, "inclusive", cost_json(&l->incl, l->incl_rows));
-        json_object_set_new(x, "exclusive", cost_json(&l->excl, l->excl_rows));
-        json_object_set_new(x, "snippet_first", l->snippet ? rep_jint(l->snippet_first) : json_null());
-        json_object_set_new(x, "snippet_last", l->snippet ? rep_jint(l->snippet_last) : json_null());
-        json_object_set_new(x, "snippet", l->snippet ? rep_jstr(l->snippet) : json_null());
-        json_array_append_new(lines, x);
+        rep_jw_obj(w, NULL);
+        rep_jw_uint(w, "rank", i + 1);
+        rep_jw_str(w, "path", l->path);
+        if (l->line)
+            rep_jw_uint(w, "line", l->line);
+        else
+            rep_jw_null(w, "line");
+        if (l->copy)
+            rep_jw_str(w, "copy", l->copy);
+        else
+            rep_jw_null(w, "copy");
+        rep_jw_sym(w, "resolution", an_src_why_id(l->why));
+        cost_json(w, "inclusive", &l->incl, l->incl_rows);
+        cost_json(w, "exclusive", &l->excl, l->excl_rows);
+        if (l->snippet) {
+            rep_jw_uint(w, "snippet_first", l->snippet_first);
+            rep_jw_uint(w, "snippet_last", l->snippet_last);
+            rep_jw_str(w, "snippet", l->snippet);
+        } else {
+            rep_jw_null(w, "snippet_first");
+            rep_jw_null(w, "snippet_last");
+            rep_jw_null(w, "snippet");
+        }
+        rep_jw_end(w);
     }
-    json_object_set_new(o, "lines", lines);
+    rep_jw_end(w);
 
     /* rank of each range (1 = most stall) */
     size_t *rank = r->nranges ? calloc(r->nranges, sizeof *rank) : NULL;
     if (rank)
         for (size_t i = 0; i < r->nranges; i++)
             rank[r->range_rank[i]] = i + 1;
-    json_t *ranges = json_array();
+    rep_jw_arr(w, "ranges");
     for (size_t i = 0; i < r->nranges; i++) {
         const an_src_range *g = &r->ranges[i];
-        json_t *x = json_object();
-        json_object_set_new(x, "rank", rank ? rep_jint(rank[i]) : json_null());
-        json_object_set_new(x, "kernel_row", g->kernel == UINT32_MAX ? json_null() : rep_jint(g->kernel));
-        json_object_set_new(x, "first_row", rep_jint(g->first_row));
-        json_object_set_new(x, "last_row", rep_jint(g->last_row));
-        json_object_set_new(x, "first_vaddr", rep_jint(g->first_vaddr));
-        json_object_set_new(x, "last_vaddr", rep_jint(g->last_vaddr));
-        json_object_set_new(x, "mapped", json_boolean(g->mapped));
-        json_object_set_new(x, "path", g->path ? rep_jstr(g->path) : json_null());
-        json_object_set_new(x, "line_min", g->mapped && g->line_min ? rep_jint(g->line_min) : json_null());
-        json_object_set_new(x, "line_max", g->mapped && g->line_max ? rep_jint(g->line_max) : json_null());
-        json_object_set_new(x, "rows", rep_jint(g->rows));
-        json_object_set_new(x, "hit", rep_jint(g->cost.hit));
-        json_object_set_new(x, "latency", rep_jint(g->cost.latency));
-        json_object_set_new(x, "stall", rep_jint(g->cost.stall));
-        json_object_set_new(x, "idle", rep_jint(g->cost.idle));
-        json_array_append_new(ranges, x);
+        rep_jw_obj(w, NULL);
+        if (rank)
+            rep_jw_uint(w, "rank", rank[i]);
+        else
+            rep_jw_null(w, "rank");
+        if (g->kernel == UINT32_MAX)
+            rep_jw_null(w, "kernel_row");
+        else
+            rep_jw_uint(w, "kernel_row", g->kernel);
+        rep_jw_uint(w, "first_row", g->first_row);
+        rep_jw_uint(w, "last_row", g->last_row);
+        rep_jw_uint(w, "first_vaddr", g->first_vaddr);
+        rep_jw_uint(w, "last_vaddr", g->last_vaddr);
+        rep_jw_bool(w, "mapped", g->mapped);
+        if (g->path)
+            rep_jw_str(w, "path", g->path);
+        else
+            rep_jw_null(w, "path");
+        if (g->mapped && g->line_min)
+            rep_jw_uint(w, "line_min", g->line_min);
+        else
+            rep_jw_null(w, "line_min");
+        if (g->mapped && g->line_max)
+            rep_jw_uint(w, "line_max", g->line_max);
+        else
+            rep_jw_null(w, "line_max");
+        rep_jw_uint(w, "rows", g->rows);
+        rep_jw_uint(w, "hit", g->cost.hit);
+        rep_jw_uint(w, "latency", g->cost.latency);
+        rep_jw_uint(w, "stall", g->cost.stall);
+        rep_jw_uint(w, "idle", g->cost.idle);
+        rep_jw_end(w);
     }
     free(rank);
-    json_object_set_new(o, "ranges", ranges);
-    return o;
+    rep_jw_end(w);
+    rep_jw_end(w);
+}
+
+json_t *rep_json_sources(const an_sources *r)
+{
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_sources(&w, NULL, r);
+    return rep_jw_tree_end(&w);
 }

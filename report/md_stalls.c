@@ -195,86 +195,99 @@ void rep_md_stalls(rep_doc *d, const an_stalls *const *r, const char *const *lab
 
 /* ---- JSON ---- */
 
-static json_t *row_obj(const an_stalls *r, uint32_t idx)
+/* The members of one row's object (the caller opens and closes it). */
+static void row_keys(rep_jw *w, const an_stalls *r, uint32_t idx)
 {
     const kr_code_row *row = &r->rows[idx];
-    json_t *o = json_object();
-    json_object_set_new(o, "row", rep_jint(idx));
-    json_object_set_new(o, "line", rep_jint(row->line));
-    json_object_set_new(o, "vaddr", rep_jint(row->vaddr));
-    json_object_set_new(o, "isa", rep_jstr(row->isa));
-    json_object_set_new(o, "hit", rep_jint(row->hit));
-    json_object_set_new(o, "latency", rep_jint(row->latency));
-    json_object_set_new(o, "stall", rep_jint(row->stall));
-    return o;
+    rep_jw_uint(w, "row", idx);
+    rep_jw_uint(w, "line", row->line);
+    rep_jw_uint(w, "vaddr", row->vaddr);
+    rep_jw_str(w, "isa", row->isa);
+    rep_jw_uint(w, "hit", row->hit);
+    rep_jw_uint(w, "latency", row->latency);
+    rep_jw_uint(w, "stall", row->stall);
+}
+
+void rep_jw_stalls(rep_jw *w, const char *key, const an_stalls *r)
+{
+    rep_jw_obj(w, key);
+    rep_jw_uint(w, "kept_rows", r->kept_rows);
+    rep_jw_uint(w, "total_cycles", r->total_cycles);
+    rep_jw_uint(w, "total_stall", r->total_stall);
+    rep_jw_share(w, "stall_share", r->total_stall, r->total_cycles);
+
+    rep_jw_obj(w, "kreport");
+    rep_jw_arr(w, "buckets");
+    for (size_t k = 0; k < AN_STALL_COUNT; k++) {
+        an_stall_kind kind = r->kind_order[k];
+        const an_stall_bucket *b = &r->kinds[kind];
+        rep_jw_obj(w, NULL);
+        rep_jw_sym(w, "bucket", an_stall_kind_key(kind));
+        rep_jw_uint(w, "stall", b->stall);
+        rep_jw_share(w, "share", b->stall, r->total_stall);
+        rep_jw_uint(w, "rows", b->rows);
+        rep_jw_uint(w, "hit", b->hit);
+        rep_jw_arr(w, "top");
+        for (size_t j = 0; j < b->ntop; j++) {
+            rep_jw_obj(w, NULL);
+            row_keys(w, r, b->top[j]);
+            rep_jw_end(w);
+        }
+        rep_jw_end(w);
+        rep_jw_end(w);
+    }
+    rep_jw_end(w);
+    rep_jw_end(w);
+
+    rep_jw_obj(w, "hub");
+    rep_jw_arr(w, "buckets");
+    for (size_t k = 0; k < AN_HUB_COUNT; k++) {
+        const an_hub_sum *s = &r->hub[k];
+        rep_jw_obj(w, NULL);
+        rep_jw_sym(w, "bucket", an_hub_bucket_key(s->bucket));
+        rep_jw_sym(w, "name", an_hub_bucket_display(s->bucket));
+        rep_jw_bool(w, "seen", k < r->nhub_seen);
+        rep_jw_uint(w, "stall", s->stall);
+        rep_jw_share(w, "share", s->stall, r->total_stall);
+        rep_jw_uint(w, "rows", s->rows);
+        rep_jw_end(w);
+    }
+    rep_jw_end(w);
+    rep_jw_arr(w, "sources");
+    for (size_t i = 0; i < r->nsources && i < JSON_SOURCES; i++) {
+        const an_hub_source *s = &r->sources[i];
+        rep_jw_obj(w, NULL);
+        rep_jw_str(w, "source", s->source);
+        rep_jw_uint(w, "first_row", s->first_row);
+        rep_jw_uint(w, "rows", s->rows);
+        rep_jw_uint(w, "stall", s->stall);
+        rep_jw_uint(w, "latency", s->latency);
+        if (s->dominant < AN_HUB_COUNT)
+            rep_jw_sym(w, "dominant", an_hub_bucket_key(s->dominant));
+        else
+            rep_jw_null(w, "dominant");
+        rep_jw_end(w);
+    }
+    rep_jw_end(w);
+    rep_jw_uint(w, "sources_total", r->nsources);
+    rep_jw_arr(w, "top_instructions");
+    for (size_t i = 0; i < r->nhub_top && i < JSON_TOP; i++) {
+        rep_jw_obj(w, NULL);
+        row_keys(w, r, r->hub_top[i]);
+        an_hub_bucket b = an_hub_bucket_of(r->rows[r->hub_top[i]].isa);
+        rep_jw_sym(w, "bucket", an_hub_bucket_key(b));
+        rep_jw_end(w);
+    }
+    rep_jw_end(w);
+    rep_jw_uint(w, "top_instructions_total", r->nhub_top);
+    rep_jw_end(w);
+    rep_jw_end(w);
 }
 
 json_t *rep_json_stalls(const an_stalls *r)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "kept_rows", rep_jint(r->kept_rows));
-    json_object_set_new(o, "total_cycles", rep_jint(r->total_cycles));
-    json_object_set_new(o, "total_stall", rep_jint(r->total_stall));
-    json_object_set_new(o, "stall_share", rep_jshare(r->total_stall, r->total_cycles));
-
-    json_t *kb = json_array();
-    for (size_t k = 0; k < AN_STALL_COUNT; k++) {
-        an_stall_kind kind = r->kind_order[k];
-        const an_stall_bucket *b = &r->kinds[kind];
-        json_t *e = json_object();
-        json_object_set_new(e, "bucket", json_string(an_stall_kind_key(kind)));
-        json_object_set_new(e, "stall", rep_jint(b->stall));
-        json_object_set_new(e, "share", rep_jshare(b->stall, r->total_stall));
-        json_object_set_new(e, "rows", rep_jint(b->rows));
-        json_object_set_new(e, "hit", rep_jint(b->hit));
-        json_t *top = json_array();
-        for (size_t j = 0; j < b->ntop; j++)
-            json_array_append_new(top, row_obj(r, b->top[j]));
-        json_object_set_new(e, "top", top);
-        json_array_append_new(kb, e);
-    }
-    json_t *kr = json_object();
-    json_object_set_new(kr, "buckets", kb);
-    json_object_set_new(o, "kreport", kr);
-
-    json_t *h = json_object();
-    json_t *hb = json_array();
-    for (size_t k = 0; k < AN_HUB_COUNT; k++) {
-        const an_hub_sum *s = &r->hub[k];
-        json_t *e = json_object();
-        json_object_set_new(e, "bucket", json_string(an_hub_bucket_key(s->bucket)));
-        json_object_set_new(e, "name", json_string(an_hub_bucket_display(s->bucket)));
-        json_object_set_new(e, "seen", json_boolean(k < r->nhub_seen));
-        json_object_set_new(e, "stall", rep_jint(s->stall));
-        json_object_set_new(e, "share", rep_jshare(s->stall, r->total_stall));
-        json_object_set_new(e, "rows", rep_jint(s->rows));
-        json_array_append_new(hb, e);
-    }
-    json_object_set_new(h, "buckets", hb);
-    json_t *src = json_array();
-    for (size_t i = 0; i < r->nsources && i < JSON_SOURCES; i++) {
-        const an_hub_source *s = &r->sources[i];
-        json_t *e = json_object();
-        json_object_set_new(e, "source", rep_jstr(s->source));
-        json_object_set_new(e, "first_row", rep_jint(s->first_row));
-        json_object_set_new(e, "rows", rep_jint(s->rows));
-        json_object_set_new(e, "stall", rep_jint(s->stall));
-        json_object_set_new(e, "latency", rep_jint(s->latency));
-        json_object_set_new(e, "dominant", s->dominant < AN_HUB_COUNT
-                                               ? json_string(an_hub_bucket_key(s->dominant)) : json_null());
-        json_array_append_new(src, e);
-    }
-    json_object_set_new(h, "sources", src);
-    json_object_set_new(h, "sources_total", rep_jint(r->nsources));
-    json_t *top = json_array();
-    for (size_t i = 0; i < r->nhub_top && i < JSON_TOP; i++) {
-        json_t *e = row_obj(r, r->hub_top[i]);
-        an_hub_bucket b = an_hub_bucket_of(r->rows[r->hub_top[i]].isa);
-        json_object_set_new(e, "bucket", json_string(an_hub_bucket_key(b)));
-        json_array_append_new(top, e);
-    }
-    json_object_set_new(h, "top_instructions", top);
-    json_object_set_new(h, "top_instructions_total", rep_jint(r->nhub_top));
-    json_object_set_new(o, "hub", h);
-    return o;
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_stalls(&w, NULL, r);
+    return rep_jw_tree_end(&w);
 }

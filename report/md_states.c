@@ -158,71 +158,81 @@ void rep_md_states(rep_doc *d, const an_states *const *r, const char *const *lab
 
 /* ---- JSON ---- */
 
-static json_t *state_obj(const uint64_t v[AN_STATES_N], uint64_t total)
+static void state_obj(rep_jw *w, const char *key, const uint64_t v[AN_STATES_N], uint64_t total)
 {
-    json_t *o = json_object();
+    rep_jw_obj(w, key);
     for (unsigned k = 0; k < AN_STATES_N; k++)
-        json_object_set_new(o, an_state_key(k), rep_jint(v[k]));
-    json_object_set_new(o, "total", rep_jint(total));
-    return o;
+        rep_jw_uint(w, an_state_key(k), v[k]);
+    rep_jw_uint(w, "total", total);
+    rep_jw_end(w);
 }
 
-static json_t *share_obj(const uint64_t v[AN_STATES_N], uint64_t total)
+static void share_obj(rep_jw *w, const char *key, const uint64_t v[AN_STATES_N], uint64_t total)
 {
-    json_t *o = json_object();
+    rep_jw_obj(w, key);
     for (unsigned k = 0; k < AN_STATES_N; k++)
-        json_object_set_new(o, an_state_key(k), rep_jshare(v[k], total));
-    return o;
+        rep_jw_share(w, an_state_key(k), v[k], total);
+    rep_jw_end(w);
 }
 
-static json_t *sums_obj(const an_state_sums *s, int with_shares)
+/* The members of one scope's sums (the caller opens and closes the object). */
+static void sums_keys(rep_jw *w, const an_state_sums *s, int with_shares)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "waves", rep_jint(s->waves));
-    json_object_set_new(o, "raw", state_obj(s->raw, s->raw_total));
-    json_object_set_new(o, "clipped", state_obj(s->clipped, s->clipped_total));
+    rep_jw_uint(w, "waves", s->waves);
+    state_obj(w, "raw", s->raw, s->raw_total);
+    state_obj(w, "clipped", s->clipped, s->clipped_total);
     if (with_shares) {
-        json_object_set_new(o, "raw_share", share_obj(s->raw, s->raw_total));
-        json_object_set_new(o, "clipped_share", share_obj(s->clipped, s->clipped_total));
+        share_obj(w, "raw_share", s->raw, s->raw_total);
+        share_obj(w, "clipped_share", s->clipped, s->clipped_total);
     }
-    return o;
 }
 
-static json_t *scopes(const an_states_scope *sc, size_t n, int se, int simd)
+static void scopes(rep_jw *w, const char *key, const an_states_scope *sc, size_t n, int se, int simd)
 {
-    json_t *a = json_array();
+    rep_jw_arr(w, key);
     for (size_t i = 0; i < n; i++) {
-        json_t *o = sums_obj(&sc[i].sums, 0);
+        rep_jw_obj(w, NULL);
+        sums_keys(w, &sc[i].sums, 0);
         if (se)
-            json_object_set_new(o, "se", rep_jint(sc[i].se));
+            rep_jw_uint(w, "se", sc[i].se);
         if (simd)
-            json_object_set_new(o, "simd", rep_jint(sc[i].simd));
-        json_array_append_new(a, o);
+            rep_jw_uint(w, "simd", sc[i].simd);
+        rep_jw_end(w);
     }
-    return a;
+    rep_jw_end(w);
+}
+
+void rep_jw_states(rep_jw *w, const char *key, const an_states *r)
+{
+    rep_jw_obj(w, key);
+    rep_jw_uint(w, "waves", r->waves);
+    rep_jw_uint(w, "waves_with_timeline", r->waves_with_timeline);
+    rep_jw_uint(w, "timeline_entries", r->entries);
+    rep_jw_obj(w, "overall");
+    sums_keys(w, &r->all, 1);
+    rep_jw_end(w);
+    scopes(w, "per_se", r->per_se, r->nse, 1, 0);
+    scopes(w, "per_simd", r->per_simd, r->nsimd, 0, 1);
+    scopes(w, "per_se_simd", r->per_se_simd, r->nse_simd, 1, 1);
+    const an_activity *a = &r->activity;
+    rep_jw_obj(w, "activity");
+    rep_jw_uint(w, "rows", a->rows);
+    rep_jw_uint(w, "issue", a->issue);
+    rep_jw_uint(w, "stall", a->stall);
+    rep_jw_uint(w, "idle", a->idle);
+    rep_jw_uint(w, "active", a->active);
+    rep_jw_uint(w, "total", a->total);
+    rep_jw_share(w, "issue_share", a->issue, a->total);
+    rep_jw_share(w, "stall_share", a->stall, a->total);
+    rep_jw_share(w, "idle_share", a->idle, a->total);
+    rep_jw_end(w);
+    rep_jw_end(w);
 }
 
 json_t *rep_json_states(const an_states *r)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "waves", rep_jint(r->waves));
-    json_object_set_new(o, "waves_with_timeline", rep_jint(r->waves_with_timeline));
-    json_object_set_new(o, "timeline_entries", rep_jint(r->entries));
-    json_object_set_new(o, "overall", sums_obj(&r->all, 1));
-    json_object_set_new(o, "per_se", scopes(r->per_se, r->nse, 1, 0));
-    json_object_set_new(o, "per_simd", scopes(r->per_simd, r->nsimd, 0, 1));
-    json_object_set_new(o, "per_se_simd", scopes(r->per_se_simd, r->nse_simd, 1, 1));
-    const an_activity *a = &r->activity;
-    json_t *act = json_object();
-    json_object_set_new(act, "rows", rep_jint(a->rows));
-    json_object_set_new(act, "issue", rep_jint(a->issue));
-    json_object_set_new(act, "stall", rep_jint(a->stall));
-    json_object_set_new(act, "idle", rep_jint(a->idle));
-    json_object_set_new(act, "active", rep_jint(a->active));
-    json_object_set_new(act, "total", rep_jint(a->total));
-    json_object_set_new(act, "issue_share", rep_jshare(a->issue, a->total));
-    json_object_set_new(act, "stall_share", rep_jshare(a->stall, a->total));
-    json_object_set_new(act, "idle_share", rep_jshare(a->idle, a->total));
-    json_object_set_new(o, "activity", act);
-    return o;
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_states(&w, NULL, r);
+    return rep_jw_tree_end(&w);
 }

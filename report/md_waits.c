@@ -36,16 +36,32 @@ const char *rep_dist_cell(rep_doc *d, const an_dist *x)
     return rep_fmt(d, "%" PRIu64 " (%" PRIu64 "–%" PRIu64 ")", x->p50, x->p10, x->p90);
 }
 
+void rep_jw_dist(rep_jw *w, const char *key, const an_dist *x)
+{
+    rep_jw_obj(w, key);
+    rep_jw_uint(w, "n", x->n);
+    if (x->n) {
+        rep_jw_uint(w, "min", x->min);
+        rep_jw_uint(w, "p10", x->p10);
+        rep_jw_uint(w, "p50", x->p50);
+        rep_jw_uint(w, "p90", x->p90);
+        rep_jw_uint(w, "max", x->max);
+    } else {
+        rep_jw_null(w, "min");
+        rep_jw_null(w, "p10");
+        rep_jw_null(w, "p50");
+        rep_jw_null(w, "p90");
+        rep_jw_null(w, "max");
+    }
+    rep_jw_end(w);
+}
+
 json_t *rep_json_dist(const an_dist *x)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "n", rep_jint(x->n));
-    json_object_set_new(o, "min", x->n ? rep_jint(x->min) : json_null());
-    json_object_set_new(o, "p10", x->n ? rep_jint(x->p10) : json_null());
-    json_object_set_new(o, "p50", x->n ? rep_jint(x->p50) : json_null());
-    json_object_set_new(o, "p90", x->n ? rep_jint(x->p90) : json_null());
-    json_object_set_new(o, "max", x->n ? rep_jint(x->max) : json_null());
-    return o;
+    rep_jw w;
+    rep_jw_tree(&w);
+    rep_jw_dist(&w, NULL, x);
+    return rep_jw_tree_end(&w);
 }
 
 /* ---- Markdown ---- */
@@ -198,85 +214,105 @@ void rep_md_waits(rep_doc *d, const an_waits *const *r, const char *const *label
 
 /* ---- JSON ---- */
 
-static void row_keys(json_t *o, const kr_code_row *rows, uint32_t row)
+static void row_keys(rep_jw *w, const kr_code_row *rows, uint32_t row)
 {
     const kr_code_row *r = &rows[row];
-    json_object_set_new(o, "row", rep_jint(row));
-    json_object_set_new(o, "line", rep_jint(r->line));
-    json_object_set_new(o, "vaddr", rep_jint(r->vaddr));
-    json_object_set_new(o, "isa", rep_jstr(r->isa));
-    json_object_set_new(o, "source", r->source && r->source[0] ? rep_jstr(r->source) : json_null());
+    rep_jw_uint(w, "row", row);
+    rep_jw_uint(w, "line", r->line);
+    rep_jw_uint(w, "vaddr", r->vaddr);
+    rep_jw_str(w, "isa", r->isa);
+    if (r->source && r->source[0])
+        rep_jw_str(w, "source", r->source);
+    else
+        rep_jw_null(w, "source");
+}
+
+/* value when known, null otherwise */
+static void uint_or_null(rep_jw *w, const char *key, int known, uint64_t v)
+{
+    if (known)
+        rep_jw_uint(w, key, v);
+    else
+        rep_jw_null(w, key);
+}
+
+void rep_jw_waits(rep_jw *j, const char *key, const an_waits *w)
+{
+    rep_jw_obj(j, key);
+    rep_jw_sym(j, "links_source", an_links_source_id(w->source));
+    rep_jw_uint(j, "waves_stored", w->waves_stored);
+    rep_jw_uint(j, "waves_computed", w->waves_computed);
+    rep_jw_uint(j, "waves_none", w->waves_none);
+    rep_jw_uint(j, "entries", w->entries);
+    rep_jw_uint(j, "links", w->links);
+    rep_jw_uint(j, "links_unplaced", w->links_unplaced);
+    rep_jw_uint(j, "total_stall", w->total_stall);
+    rep_jw_uint(j, "wait_stall", w->wait_stall);
+    rep_jw_uint(j, "attributed_stall", w->attributed);
+    rep_jw_uint(j, "n", w->n);
+    rep_jw_arr(j, "waits");
+    for (size_t i = 0; i < w->nwaits && i < w->n; i++) {
+        const an_wait *x = &w->waits[i];
+        rep_jw_obj(j, NULL);
+        rep_jw_uint(j, "rank", i + 1);
+        row_keys(j, w->rows, x->row);
+        rep_jw_uint(j, "executions", x->executions);
+        rep_jw_uint(j, "stall", x->stall);
+        rep_jw_share(j, "stall_share", x->stall, w->total_stall);
+        rep_jw_uint(j, "linked", x->linked);
+        rep_jw_uint(j, "links", x->links);
+        rep_jw_uint(j, "attributed_stall", x->attributed);
+        rep_jw_dist(j, "distance_instructions", &x->dist_insts);
+        rep_jw_dist(j, "distance_cycles", &x->dist_cycles);
+        rep_jw_dist(j, "exposed_latency", &x->exposed);
+        rep_jw_dist(j, "observed_latency", &x->observed);
+        uint_or_null(j, "issue_earlier_cycles", x->linked != 0, x->earlier_cycles);
+        uint_or_null(j, "independent_instructions", x->has_extra != 0, x->extra_insts);
+        rep_jw_arr(j, "producers");
+        for (size_t k = 0; k < x->nproducers; k++) {
+            const an_wait_producer *p = &x->producers[k];
+            rep_jw_obj(j, NULL);
+            row_keys(j, w->rows, p->row);
+            rep_jw_sym(j, "class", kr_class_name(w->rows[p->row].cls));
+            rep_jw_uint(j, "waited", p->waited);
+            rep_jw_share(j, "waited_share", p->waited, x->executions);
+            rep_jw_uint(j, "links", p->links);
+            rep_jw_uint(j, "critical", p->critical);
+            rep_jw_uint(j, "attributed_stall", p->stall);
+            uint_or_null(j, "distance_instructions_p50", p->dist_insts.n != 0, p->dist_insts.p50);
+            uint_or_null(j, "distance_cycles_p50", p->dist_cycles.n != 0, p->dist_cycles.p50);
+            rep_jw_end(j);
+        }
+        rep_jw_end(j);
+        rep_jw_end(j);
+    }
+    rep_jw_end(j);
+    rep_jw_arr(j, "top_producers");
+    for (size_t i = 0; i < w->nproducers && i < w->n; i++) {
+        const an_top_producer *p = &w->producers[i];
+        rep_jw_obj(j, NULL);
+        rep_jw_uint(j, "rank", i + 1);
+        row_keys(j, w->rows, p->row);
+        rep_jw_sym(j, "class", kr_class_name(w->rows[p->row].cls));
+        rep_jw_uint(j, "attributed_stall", p->stall);
+        rep_jw_share(j, "stall_share", p->stall, w->total_stall);
+        rep_jw_uint(j, "links", p->links);
+        rep_jw_uint(j, "critical", p->critical);
+        rep_jw_uint(j, "waits", p->nwaits);
+        rep_jw_uint(j, "top_wait_row", p->top_wait);
+        rep_jw_uint(j, "top_wait_vaddr", w->rows[p->top_wait].vaddr);
+        rep_jw_dist(j, "exposed_latency", &p->exposed);
+        uint_or_null(j, "distance_cycles_p50", p->dist_cycles.n != 0, p->dist_cycles.p50);
+        rep_jw_end(j);
+    }
+    rep_jw_end(j);
+    rep_jw_end(j);
 }
 
 json_t *rep_json_waits(const an_waits *w)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "links_source", json_string(an_links_source_id(w->source)));
-    json_object_set_new(o, "waves_stored", rep_jint(w->waves_stored));
-    json_object_set_new(o, "waves_computed", rep_jint(w->waves_computed));
-    json_object_set_new(o, "waves_none", rep_jint(w->waves_none));
-    json_object_set_new(o, "entries", rep_jint(w->entries));
-    json_object_set_new(o, "links", rep_jint(w->links));
-    json_object_set_new(o, "links_unplaced", rep_jint(w->links_unplaced));
-    json_object_set_new(o, "total_stall", rep_jint(w->total_stall));
-    json_object_set_new(o, "wait_stall", rep_jint(w->wait_stall));
-    json_object_set_new(o, "attributed_stall", rep_jint(w->attributed));
-    json_object_set_new(o, "n", rep_jint(w->n));
-    json_t *arr = json_array();
-    for (size_t i = 0; i < w->nwaits && i < w->n; i++) {
-        const an_wait *x = &w->waits[i];
-        json_t *e = json_object();
-        json_object_set_new(e, "rank", rep_jint(i + 1));
-        row_keys(e, w->rows, x->row);
-        json_object_set_new(e, "executions", rep_jint(x->executions));
-        json_object_set_new(e, "stall", rep_jint(x->stall));
-        json_object_set_new(e, "stall_share", rep_jshare(x->stall, w->total_stall));
-        json_object_set_new(e, "linked", rep_jint(x->linked));
-        json_object_set_new(e, "links", rep_jint(x->links));
-        json_object_set_new(e, "attributed_stall", rep_jint(x->attributed));
-        json_object_set_new(e, "distance_instructions", rep_json_dist(&x->dist_insts));
-        json_object_set_new(e, "distance_cycles", rep_json_dist(&x->dist_cycles));
-        json_object_set_new(e, "exposed_latency", rep_json_dist(&x->exposed));
-        json_object_set_new(e, "observed_latency", rep_json_dist(&x->observed));
-        json_object_set_new(e, "issue_earlier_cycles", x->linked ? rep_jint(x->earlier_cycles) : json_null());
-        json_object_set_new(e, "independent_instructions", x->has_extra ? rep_jint(x->extra_insts) : json_null());
-        json_t *ps = json_array();
-        for (size_t k = 0; k < x->nproducers; k++) {
-            const an_wait_producer *p = &x->producers[k];
-            json_t *po = json_object();
-            row_keys(po, w->rows, p->row);
-            json_object_set_new(po, "class", json_string(kr_class_name(w->rows[p->row].cls)));
-            json_object_set_new(po, "waited", rep_jint(p->waited));
-            json_object_set_new(po, "waited_share", rep_jshare(p->waited, x->executions));
-            json_object_set_new(po, "links", rep_jint(p->links));
-            json_object_set_new(po, "critical", rep_jint(p->critical));
-            json_object_set_new(po, "attributed_stall", rep_jint(p->stall));
-            json_object_set_new(po, "distance_instructions_p50", p->dist_insts.n ? rep_jint(p->dist_insts.p50) : json_null());
-            json_object_set_new(po, "distance_cycles_p50", p->dist_cycles.n ? rep_jint(p->dist_cycles.p50) : json_null());
-            json_array_append_new(ps, po);
-        }
-        json_object_set_new(e, "producers", ps);
-        json_array_append_new(arr, e);
-    }
-    json_object_set_new(o, "waits", arr);
-    arr = json_array();
-    for (size_t i = 0; i < w->nproducers && i < w->n; i++) {
-        const an_top_producer *p = &w->producers[i];
-        json_t *e = json_object();
-        json_object_set_new(e, "rank", rep_jint(i + 1));
-        row_keys(e, w->rows, p->row);
-        json_object_set_new(e, "class", json_string(kr_class_name(w->rows[p->row].cls)));
-        json_object_set_new(e, "attributed_stall", rep_jint(p->stall));
-        json_object_set_new(e, "stall_share", rep_jshare(p->stall, w->total_stall));
-        json_object_set_new(e, "links", rep_jint(p->links));
-        json_object_set_new(e, "critical", rep_jint(p->critical));
-        json_object_set_new(e, "waits", rep_jint(p->nwaits));
-        json_object_set_new(e, "top_wait_row", rep_jint(p->top_wait));
-        json_object_set_new(e, "top_wait_vaddr", rep_jint(w->rows[p->top_wait].vaddr));
-        json_object_set_new(e, "exposed_latency", rep_json_dist(&p->exposed));
-        json_object_set_new(e, "distance_cycles_p50", p->dist_cycles.n ? rep_jint(p->dist_cycles.p50) : json_null());
-        json_array_append_new(arr, e);
-    }
-    json_object_set_new(o, "top_producers", arr);
-    return o;
+    rep_jw j;
+    rep_jw_tree(&j);
+    rep_jw_waits(&j, NULL, w);
+    return rep_jw_tree_end(&j);
 }

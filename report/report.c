@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/file.h"
@@ -89,7 +90,7 @@ static const char *kernel_name(const an_analysis *a)
 
 /* ---- Markdown ---- */
 
-static const char *u64s(rep_doc *d, uint64_t v) { return rep_fmt(d, "%" PRIu64, v); }
+static const char *u64s(rep_doc *d, uint64_t v) { return rep_u64(d, v); }
 
 static void header(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n,
                    const rep_meta *meta)
@@ -278,128 +279,213 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
 
 /* ---- analysis.json ---- */
 
-static json_t *jstr_or_null(const char *s) { return s ? rep_jstr(s) : json_null(); }
+static void str_or_null(rep_jw *w, const char *key, const char *s)
+{
+    if (s)
+        rep_jw_str(w, key, s);
+    else
+        rep_jw_null(w, key);
+}
 
-static json_t *capture_json(const an_analysis *x, const char *label)
+static void uint_or_null(rep_jw *w, const char *key, int known, uint64_t v)
+{
+    if (known)
+        rep_jw_uint(w, key, v);
+    else
+        rep_jw_null(w, key);
+}
+
+static void int_or_null(rep_jw *w, const char *key, int known, int64_t v)
+{
+    if (known)
+        rep_jw_int(w, key, v);
+    else
+        rep_jw_null(w, key);
+}
+
+/* The "occupancy" summary object of one capture. */
+static void occupancy_summary(rep_jw *w, const an_occupancy *o)
+{
+    const an_occ_kernel *k = o->nkernels ? &o->kernels[o->primary] : NULL;
+    int model = k && o->modelled;
+    rep_jw_obj(w, "occupancy");
+    if (k)
+        rep_jw_sym(w, "source", an_occ_source_id(k->source));
+    else
+        rep_jw_null(w, "source");
+    int_or_null(w, "vgpr_reported", k && k->reported_arch_vgpr >= 0, k ? k->reported_arch_vgpr : 0);
+    uint_or_null(w, "vgpr_total", k != NULL, k ? k->v_total : 0);
+    uint_or_null(w, "vgpr_isa_mark", k != NULL, k ? k->isa_v : 0);
+    if (k)
+        rep_jw_bool(w, "vgpr_under_report", k->under_report);
+    else
+        rep_jw_null(w, "vgpr_under_report");
+    int_or_null(w, "agpr", k && k->reported_accum_vgpr >= 0, k ? k->reported_accum_vgpr : 0);
+    int_or_null(w, "sgpr", k && k->reported_sgpr >= 0, k ? k->reported_sgpr : 0);
+    int_or_null(w, "lds_bytes", k && k->lds_bytes >= 0, k ? k->lds_bytes : 0);
+    int_or_null(w, "wg_size", k && k->wg_size >= 0, k ? k->wg_size : 0);
+    uint_or_null(w, "waves_per_simd", model, model ? k->waves_per_simd : 0);
+    if (model) {
+        rep_jw_arr(w, "limiter");
+        for (int l = 0; l < AN_LIM_COUNT; l++)
+            if (k->limiter[l])
+                rep_jw_sym(w, NULL, an_occ_lim_id((an_occ_lim)l));
+        rep_jw_end(w);
+    } else {
+        rep_jw_null(w, "limiter");
+    }
+    if (model && k->next_waves && k->next_vgpr_max >= 0) {
+        rep_jw_obj(w, "next_step");
+        rep_jw_int(w, "waves_per_simd", (int)k->next_waves);
+        rep_jw_int(w, "vgpr_max", k->next_vgpr_max);
+        rep_jw_int(w, "vgpr_have", (int)k->v_total);
+        rep_jw_end(w);
+    } else {
+        rep_jw_null(w, "next_step");
+    }
+    const an_occ_achieved *ac = &o->achieved;
+    if (ac->present && ac->has_target) {
+        rep_jw_uint(w, "achieved_max_waves_per_simd", ac->target_max_per_simd);
+        rep_jw_real(w, "achieved_mean_waves_per_simd", ac->target_mean_per_simd);
+    } else {
+        rep_jw_null(w, "achieved_max_waves_per_simd");
+        rep_jw_null(w, "achieved_mean_waves_per_simd");
+    }
+    str_or_null(w, "verdict", o->verdict);
+    rep_jw_end(w);
+}
+
+/* The "mapping" summary; no member at all when a real in it is not finite
+ * (json_pack failed on the NULL json_real gives). */
+static void mapping_json(rep_jw *w, const an_sources *so)
+{
+    if ((so->has_top1 && !isfinite(so->top1_share)) || (so->has_effective && !isfinite(so->effective_lines)))
+        return;
+    rep_jw_obj(w, "mapping");
+    rep_jw_int(w, "mapped", (json_int_t)so->mapped_rows);
+    rep_jw_int(w, "rows", (json_int_t)so->instruction_rows);
+    rep_jw_int(w, "distinct_lines", (json_int_t)so->distinct_lines);
+    if (so->has_top1)
+        rep_jw_real(w, "top1_share", so->top1_share);
+    else
+        rep_jw_null(w, "top1_share");
+    if (so->has_effective)
+        rep_jw_real(w, "effective_lines", so->effective_lines);
+    else
+        rep_jw_null(w, "effective_lines");
+    rep_jw_end(w);
+}
+
+/* The members of one capture's analysis (the caller opens the object). */
+static void capture_json(rep_jw *w, const an_analysis *x, const char *label)
 {
     const kr_capture *c = x->cap;
     facts f;
     facts_of(c, &f);
-    json_t *ses = json_array();
-    for (size_t s = 0; s < f.nses; s++)
-        json_array_append_new(ses, rep_jint(f.ses[s]));
     const an_occupancy *o = &x->occupancy;
-    const an_occ_kernel *k = o->nkernels ? &o->kernels[o->primary] : NULL;
-    json_t *occ = json_object();
-    json_object_set_new(occ, "source", k ? json_string(an_occ_source_id(k->source)) : json_null());
-    json_object_set_new(occ, "vgpr_reported", k && k->reported_arch_vgpr >= 0 ? json_integer(k->reported_arch_vgpr) : json_null());
-    json_object_set_new(occ, "vgpr_total", k ? rep_jint(k->v_total) : json_null());
-    json_object_set_new(occ, "vgpr_isa_mark", k ? rep_jint(k->isa_v) : json_null());
-    json_object_set_new(occ, "vgpr_under_report", k ? json_boolean(k->under_report) : json_null());
-    json_object_set_new(occ, "agpr", k && k->reported_accum_vgpr >= 0 ? json_integer(k->reported_accum_vgpr) : json_null());
-    json_object_set_new(occ, "sgpr", k && k->reported_sgpr >= 0 ? json_integer(k->reported_sgpr) : json_null());
-    json_object_set_new(occ, "lds_bytes", k && k->lds_bytes >= 0 ? json_integer(k->lds_bytes) : json_null());
-    json_object_set_new(occ, "wg_size", k && k->wg_size >= 0 ? json_integer(k->wg_size) : json_null());
-    json_object_set_new(occ, "waves_per_simd", k && o->modelled ? rep_jint(k->waves_per_simd) : json_null());
-    if (k && o->modelled) {
-        json_t *lims = json_array();
-        for (int l = 0; l < AN_LIM_COUNT; l++)
-            if (k->limiter[l])
-                json_array_append_new(lims, json_string(an_occ_lim_id((an_occ_lim)l)));
-        json_object_set_new(occ, "limiter", lims);
-    } else {
-        json_object_set_new(occ, "limiter", json_null());
-    }
-    if (k && o->modelled && k->next_waves && k->next_vgpr_max >= 0)
-        json_object_set_new(occ, "next_step", json_pack("{s:i, s:I, s:i}", "waves_per_simd", (int)k->next_waves,
-                            "vgpr_max", (json_int_t)k->next_vgpr_max, "vgpr_have", (int)k->v_total));
-    else
-        json_object_set_new(occ, "next_step", json_null());
-    const an_occ_achieved *ac = &o->achieved;
-    json_object_set_new(occ, "achieved_max_waves_per_simd", ac->present && ac->has_target ? rep_jint(ac->target_max_per_simd) : json_null());
-    json_object_set_new(occ, "achieved_mean_waves_per_simd", ac->present && ac->has_target ? json_real(ac->target_mean_per_simd) : json_null());
-    json_object_set_new(occ, "verdict", jstr_or_null(o->verdict));
+    str_or_null(w, "kernel", f.kernel);
+    str_or_null(w, "target", o->target);
+    str_or_null(w, "target_source", o->target_source);
+    rep_jw_int(w, "gfxip", c->gfxip);
 
-    json_t *buckets = json_array();
-    for (size_t b = 0; b < x->stalls.nhub_seen; b++)
-        json_array_append_new(buckets, json_pack("{s:s, s:I}", "bucket", an_hub_bucket_key(x->stalls.hub[b].bucket),
-                                                 "stall", (json_int_t)x->stalls.hub[b].stall));
-    const an_sources *so = &x->sources;
-    json_t *mapping = json_pack("{s:I, s:I, s:I, s:o, s:o}", "mapped", (json_int_t)so->mapped_rows,
-                                "rows", (json_int_t)so->instruction_rows, "distinct_lines", (json_int_t)so->distinct_lines,
-                                "top1_share", so->has_top1 ? json_real(so->top1_share) : json_null(),
-                                "effective_lines", so->has_effective ? json_real(so->effective_lines) : json_null());
-    json_t *ws = json_object();
+    rep_jw_obj(w, "capture");
+    rep_jw_str(w, "label", label);
+    rep_jw_str(w, "folder", c->folder);
+    uint_or_null(w, "agent_handle", c->name_matched, c->agent_handle);
+    uint_or_null(w, "dispatch_id", c->name_matched, c->dispatch_id);
+    rep_jw_uint(w, "waves", c->nwaves);
+    rep_jw_arr(w, "shader_engines");
+    for (size_t s = 0; s < f.nses; s++)
+        rep_jw_uint(w, NULL, f.ses[s]);
+    rep_jw_end(w);
+    rep_jw_uint(w, "span_cycles_raw", f.span_raw);
+    uint_or_null(w, "span_cycles_aligned", f.aligned, f.span_aligned);
+    if (f.clock_mhz > 0) {
+        rep_jw_real(w, "clock_mhz", f.clock_mhz);
+        rep_jw_real(w, "span_us", (double)(f.aligned ? f.span_aligned : f.span_raw) / f.clock_mhz);
+    } else {
+        rep_jw_null(w, "clock_mhz");
+        rep_jw_null(w, "span_us");
+    }
+    if (c->results)
+        rep_jw_str(w, "results_json", kr_path_base(c->results->path));
+    else
+        rep_jw_null(w, "results_json");
+    rep_jw_end(w);
+
+    rep_jw_obj(w, "totals");
+    rep_jw_int(w, "records", (json_int_t)x->totals.records);
+    rep_jw_int(w, "records_unknown_pc", (json_int_t)x->totals.records_unknown);
+    rep_jw_int(w, "rows", (json_int_t)x->totals.rows);
+    rep_jw_int(w, "hit", (json_int_t)x->totals.hit);
+    rep_jw_int(w, "latency", (json_int_t)x->totals.latency);
+    rep_jw_int(w, "stall", (json_int_t)x->totals.stall);
+    rep_jw_int(w, "idle", (json_int_t)x->totals.idle);
+    rep_jw_end(w);
+    rep_jw_obj(w, "wave_states");
     for (unsigned s = 0; s < KR_STATE_COUNT; s++) {
         static const char *keys[] = {"empty", "idle", "exec", "wait", "stall"};
-        json_object_set_new(ws, keys[s], rep_jint(x->states.all.raw[s]));
+        rep_jw_uint(w, keys[s], x->states.all.raw[s]);
     }
-    json_t *capture = json_object();
-    json_object_set_new(capture, "label", rep_jstr(label));
-    json_object_set_new(capture, "folder", rep_jstr(c->folder));
-    json_object_set_new(capture, "agent_handle", c->name_matched ? rep_jint(c->agent_handle) : json_null());
-    json_object_set_new(capture, "dispatch_id", c->name_matched ? rep_jint(c->dispatch_id) : json_null());
-    json_object_set_new(capture, "waves", rep_jint(c->nwaves));
-    json_object_set_new(capture, "shader_engines", ses);
-    json_object_set_new(capture, "span_cycles_raw", rep_jint(f.span_raw));
-    json_object_set_new(capture, "span_cycles_aligned", f.aligned ? rep_jint(f.span_aligned) : json_null());
-    json_object_set_new(capture, "clock_mhz", f.clock_mhz > 0 ? json_real(f.clock_mhz) : json_null());
-    json_object_set_new(capture, "span_us", f.clock_mhz > 0 ? json_real((double)(f.aligned ? f.span_aligned : f.span_raw) / f.clock_mhz) : json_null());
-    json_object_set_new(capture, "results_json", c->results ? rep_jstr(kr_path_base(c->results->path)) : json_null());
-
-    json_t *top = json_object();
-    json_object_set_new(top, "kernel", jstr_or_null(f.kernel));
-    json_object_set_new(top, "target", jstr_or_null(o->target));
-    json_object_set_new(top, "target_source", jstr_or_null(o->target_source));
-    json_object_set_new(top, "gfxip", json_integer(c->gfxip));
-    json_object_set_new(top, "capture", capture);
-    json_object_set_new(top, "totals", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-        "records", (json_int_t)x->totals.records, "records_unknown_pc", (json_int_t)x->totals.records_unknown,
-        "rows", (json_int_t)x->totals.rows, "hit", (json_int_t)x->totals.hit, "latency", (json_int_t)x->totals.latency,
-        "stall", (json_int_t)x->totals.stall, "idle", (json_int_t)x->totals.idle));
-    json_object_set_new(top, "wave_states", ws);
-    json_object_set_new(top, "states", rep_json_states(&x->states));
-    json_object_set_new(top, "classes", rep_json_classes(&x->classes));
-    json_object_set_new(top, "stall_buckets", buckets);
-    json_object_set_new(top, "stalls", rep_json_stalls(&x->stalls));
-    json_object_set_new(top, "hotspots", rep_json_hotspots(&x->hotspots));
-    json_object_set_new(top, "waits", rep_json_waits(&x->waits));
-    json_object_set_new(top, "hidden_latency", rep_json_hidden(&x->hidden));
-    json_object_set_new(top, "phases", rep_json_phases(&x->phases));
-    json_object_set_new(top, "source_lines", rep_json_sources(&x->sources));
-    json_object_set_new(top, "mapping", mapping);
-    json_object_set_new(top, "occupancy", occ);
-    json_object_set_new(top, "occupancy_detail", rep_json_occupancy(&x->occupancy));
-    json_object_set_new(top, "roofline", rep_json_roofline(&x->roofline));
-    json_object_set_new(top, "counters", rep_json_counters(&x->counters));
-    json_object_set_new(top, "saturation", rep_json_saturation(&x->saturation));
-    json_object_set_new(top, "advice", rep_json_advice(&x->advice));
-    return top;
+    rep_jw_end(w);
+    rep_jw_states(w, "states", &x->states);
+    rep_jw_classes(w, "classes", &x->classes);
+    rep_jw_arr(w, "stall_buckets");
+    for (size_t b = 0; b < x->stalls.nhub_seen; b++) {
+        const char *key = an_hub_bucket_key(x->stalls.hub[b].bucket);
+        if (!key)
+            continue;            /* json_pack's "s" refuses NULL: no element */
+        rep_jw_obj(w, NULL);
+        rep_jw_str(w, "bucket", key);
+        rep_jw_int(w, "stall", (json_int_t)x->stalls.hub[b].stall);
+        rep_jw_end(w);
+    }
+    rep_jw_end(w);
+    rep_jw_stalls(w, "stalls", &x->stalls);
+    rep_jw_hotspots(w, "hotspots", &x->hotspots);
+    rep_jw_waits(w, "waits", &x->waits);
+    rep_jw_hidden(w, "hidden_latency", &x->hidden);
+    rep_jw_phases(w, "phases", &x->phases);
+    rep_jw_sources(w, "source_lines", &x->sources);
+    mapping_json(w, &x->sources);
+    occupancy_summary(w, o);
+    rep_jw_occupancy(w, "occupancy_detail", &x->occupancy);
+    rep_jw_roofline(w, "roofline", &x->roofline);
+    rep_jw_counters(w, "counters", &x->counters);
+    rep_jw_saturation(w, "saturation", &x->saturation);
+    rep_jw_advice(w, "advice", &x->advice);
 }
 
 int rep_analysis_json(const an_analysis *const *a, const char *const *labels, size_t n,
                       const rep_meta *meta, kr_buf *out)
 {
-    json_t *root = json_object();
-    json_object_set_new(root, "schema", json_string("kreport.analysis"));
-    json_object_set_new(root, "schema_version", json_integer(1));
-    json_object_set_new(root, "kreport_version", json_string(KREPORT_VERSION));
-    json_object_set_new(root, "input", jstr_or_null(meta ? meta->input : NULL));
+    rep_jw *w = malloc(sizeof *w);
+    if (!w)
+        return 5;
+    /* the bytes json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+     * JSON_REAL_PRECISION(10)) gives for the document, written as it is
+     * described */
+    rep_jw_text(w, out);
+    rep_jw_obj(w, NULL);
+    rep_jw_str(w, "schema", "kreport.analysis");
+    rep_jw_int(w, "schema_version", 1);
+    rep_jw_str(w, "kreport_version", KREPORT_VERSION);
+    str_or_null(w, "input", meta ? meta->input : NULL);
     if (meta && meta->example) {
-        json_object_set_new(root, "example", rep_jstr(meta->example));
-        json_t *caps = json_array();
-        for (size_t i = 0; i < n; i++)
-            json_array_append_new(caps, capture_json(a[i], labels[i]));
-        json_object_set_new(root, "captures", caps);
+        rep_jw_str(w, "example", meta->example);
+        rep_jw_arr(w, "captures");
+        for (size_t i = 0; i < n; i++) {
+            rep_jw_obj(w, NULL);
+            capture_json(w, a[i], labels[i]);
+            rep_jw_end(w);
+        }
+        rep_jw_end(w);
     } else if (n >= 1) {
-        json_t *one = capture_json(a[0], labels[0]);
-        json_object_update(root, one);
-        json_decref(one);
+        capture_json(w, a[0], labels[0]);
     }
-    /* the bytes of json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-     * JSON_REAL_PRECISION(10)), written straight into out */
-    int rc = rep_json_dump(root, out);
-    json_decref(root);
+    rep_jw_end(w);
+    int rc = rep_jw_text_end(w);
+    free(w);
     if (rc)
         return 5;
     kr_buf_putc(out, '\n');

@@ -5,18 +5,39 @@
 #include <string.h>
 
 #include "common/fmt.h"
+#include "report/numtext.h"
 #include "report/templates.h"
 
 const char *rep_u64(rep_doc *d, uint64_t v)
 {
-    char b[32];
-    return rep_fmt(d, "%s", kr_fmt_u64(b, sizeof b, v));
+    /* the digits of kr_fmt_u64, without a printf per number */
+    char b[24], *end = b + sizeof b, *p = rep_u64_digits(end, v);
+    return rep_strn(d, p, (size_t)(end - p));
 }
 
 const char *rep_pct(rep_doc *d, uint64_t part, uint64_t whole)
 {
-    char b[32];
-    return rep_fmt(d, "%s", kr_fmt_pct(b, sizeof b, (double)part, (double)whole, 1));
+    /* kr_fmt_pct's "%.1f %%" of 100 part / whole, "n/a" for whole 0 */
+    char b[48];
+    if (whole == 0)
+        return "n/a";
+    size_t n = rep_fixed_text(b, 100.0 * (double)part / (double)whole, 1);
+    if (n) {
+        memcpy(b + n, " %", 2);
+        n += 2;
+    } else {
+        n = strlen(kr_fmt_pct(b, sizeof b, (double)part, (double)whole, 1));
+    }
+    return rep_strn(d, b, n);
+}
+
+const char *rep_fixed(rep_doc *d, double v, int decimals)
+{
+    char b[48];
+    size_t n = rep_fixed_text(b, v, decimals);
+    if (!n)
+        n = strlen(kr_fmt_fixed(b, sizeof b, v, decimals));
+    return rep_strn(d, b, n);
 }
 
 const char *rep_label(rep_doc *d, const char *const *labels, size_t i)

@@ -15,6 +15,9 @@
 const char *rep_u64(rep_doc *d, uint64_t v);
 /* "36.7 %" of part/whole, "n/a" when whole is 0. */
 const char *rep_pct(rep_doc *d, uint64_t part, uint64_t whole);
+/* kr_fmt_fixed's text of v with `decimals` digits ("n/a" when not
+ * finite), kept by the document. */
+const char *rep_fixed(rep_doc *d, double v, int decimals);
 /* labels[i] escaped for Markdown, or "capture <i+1>". */
 const char *rep_label(rep_doc *d, const char *const *labels, size_t i);
 /* Appends templates/<name> as a raw block, when it exists. */

@@ -9,7 +9,13 @@
  *    -1, the buffer unchanged, exactly where json_dumps returns NULL.
  * 3. Differential: generated documents (nesting, escapes, UTF-8, integers
  *    at the int64 limits, reals of every magnitude) and the committed
- *    analysis.json, against json_dumps byte for byte. */
+ *    analysis.json, against json_dumps byte for byte.
+ * 4. Numbers without printf: rep_json_real_text on hand-checked values
+ *    (ties to even at the 10th digit, the %g switch at 1e-4 and 1e10,
+ *    subnormals, the largest double, -0.0, NaN and infinities) and on
+ *    millions of values against jansson's own text; rep_fixed_text against
+ *    printf's "%.*f"; integers at every power-of-ten boundary against
+ *    json_dumps. */
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,6 +24,7 @@
 #include "common/file.h"
 #include "common/limits.h"
 #include "report/json_dump.h"
+#include "report/numtext.h"
 #include "tests/unit/t.h"
 
 #define FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
@@ -309,10 +316,141 @@ static void test_differential(void)
     free(data);
 }
 
+/* ---- 4 ---- */
+
+/* jansson's text for one real: json_dumps of [v], brackets removed. */
+static void jansson_real(double v, char *out, size_t cap)
+{
+    json_t *a = json_array();
+    json_array_append_new(a, json_real(v));
+    char *t = json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    size_t n = strlen(t);
+    snprintf(out, cap, "%.*s", (int)(n - 2), t + 1);
+    free(t);
+    json_decref(a);
+}
+
+static void test_numbers(void)
+{
+    /* hand-checked: 10 significant digits, ties (exact binary values with a
+     * 5 in the 11th digit) to the even neighbour, style f for exponents
+     * -4..9 with ".0" on integral values, otherwise style e */
+    static const struct { double v; const char *text; } hand[] = {
+        {0.0, "0.0"}, {-0.0, "-0.0"}, {1.0, "1.0"}, {-7.0, "-7.0"}, {0.5, "0.5"}, {0.1, "0.1"},
+        {1.0 / 3.0, "0.3333333333"}, {2.0 / 3.0, "0.6666666667"},
+        {12345678905.0, "1.23456789e10"},      /* ...890|5: tie, 0 is even */
+        {12345678915.0, "1.234567892e10"},     /* ...891|5: tie, up to even 2 */
+        {1234567890.5, "1234567890.0"},        /* tie at the first decimal */
+        {1234567891.5, "1234567892.0"},
+        {123456789.25, "123456789.2"},         /* tie, 2 is even */
+        {123456789.75, "123456789.8"},
+        {9999999999.0, "9999999999.0"}, {9999999999.5, "1e10"}, {99999999995.0, "1e11"},
+        {1e10, "1e10"}, {1e9, "1000000000.0"}, {0.0001, "0.0001"}, {0.00012345678912, "0.0001234567891"},
+        {1e-5, "1e-5"}, {-2.5e-7, "-2.5e-7"}, {1e20, "1e20"}, {1e100, "1e100"}, {1e-100, "1e-100"},
+        {5e-324, "4.940656458e-324"}, {1.7976931348623157e308, "1.797693135e308"},
+        {1519.75, "1519.75"}, {2213.2512, "2213.2512"}, {0.999999999951, "1.0"}, {0.99999999994, "0.9999999999"},
+    };
+    for (size_t i = 0; i < sizeof hand / sizeof hand[0]; i++) {
+        char got[32], ref[64];
+        size_t n = rep_json_real_text(got, hand[i].v);
+        T_EQ_STR(got, hand[i].text);
+        T_EQ_U64(n, strlen(hand[i].text));
+        jansson_real(hand[i].v, ref, sizeof ref);
+        T_EQ_STR(got, ref);
+    }
+    char b[32];
+    T_EQ_U64(rep_json_real_text(b, NAN), 0);
+    T_EQ_U64(rep_json_real_text(b, INFINITY), 0);
+    T_EQ_U64(rep_json_real_text(b, -INFINITY), 0);
+
+    /* ties built on purpose: k + 0.5 and 10 k + 5 have a 5 as exact 11th
+     * digit; (10 k + 5) / 8 is an exact binary fraction just past it */
+    size_t bad = 0, total = 0;
+    for (int64_t k = 1000000000; k < 1000000000 + 20000; k++) {
+        double v = ((double)k * 10.0 + 5.0) / 8.0;
+        double vs[] = {(double)k + 0.5, (double)k * 10 + 5, v, -((double)k + 0.5)};
+        for (size_t j = 0; j < 4; j++) {
+            char got[32], ref[64];
+            rep_json_real_text(got, vs[j]);
+            jansson_real(vs[j], ref, sizeof ref);
+            bad += strcmp(got, ref) != 0;
+            total++;
+        }
+    }
+    /* every magnitude and shape of double */
+    for (size_t i = 0; i < 600000; i++) {
+        double v = random_real();
+        if (i % 3 == 0)
+            v = (double)(rng() % 100000000000ull) / (double)(1ull << (rng() % 40));
+        char got[32], ref[64];
+        rep_json_real_text(got, v);
+        jansson_real(v, ref, sizeof ref);
+        if (strcmp(got, ref) && bad < 5)
+            fprintf(stderr, "real %.17g: ours %s, jansson %s\n", v, got, ref);
+        bad += strcmp(got, ref) != 0;
+        total++;
+    }
+    T_EQ_U64(bad, 0);
+    T_CHECK(total > 600000);
+
+    /* fixed decimals: printf's "%.*f" (report cells and percentages) */
+    static const struct { double v; int dec; const char *text; } fixed[] = {
+        {0.0, 1, "0.0"}, {-0.0, 1, "-0.0"}, {0.25, 1, "0.2"}, {0.35, 1, "0.3"}, {0.75, 1, "0.8"},
+        {2.5, 0, "2"}, {3.5, 0, "4"}, {-0.04, 1, "-0.0"}, {36.75, 1, "36.8"}, {99.95, 1, "100.0"},
+        {1519.75, 1, "1519.8"}, {2213.2512, 2, "2213.25"}, {7.875, 2, "7.88"}, {1e-9, 3, "0.000"},
+        {123456789012.5, 0, "123456789012"}, {1e300, 1, ""}, {1.0 / 3.0, 6, "0.333333"},
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        char got[32], ref[400];
+        size_t n = rep_fixed_text(got, fixed[i].v, fixed[i].dec);
+        snprintf(ref, sizeof ref, "%.*f", fixed[i].dec, fixed[i].v);
+        if (fixed[i].text[0]) {
+            T_EQ_STR(got, fixed[i].text);
+            T_EQ_U64(n, strlen(fixed[i].text));
+        }
+        T_CHECK(n == 0 ? strlen(ref) >= 32 : strcmp(got, ref) == 0);
+    }
+    T_EQ_U64(rep_fixed_text(b, NAN, 1), 0);
+    T_EQ_U64(rep_fixed_text(b, INFINITY, 2), 0);
+    size_t fbad = 0;
+    for (size_t i = 0; i < 300000; i++) {
+        double v = i % 2 ? random_real() : (double)(int64_t)(rng() % 2000001 - 1000000) / (double)(1 + rng() % 400);
+        if (i % 7 == 0)
+            v = (double)(rng() % 100000) / 8.0;        /* exact ties at 1 and 2 decimals */
+        int dec = (int)(rng() % 7);
+        char got[32], ref[400];
+        size_t n = rep_fixed_text(got, v, dec);
+        snprintf(ref, sizeof ref, "%.*f", dec, v);
+        int ok = n == 0 ? strlen(ref) >= 32 : strcmp(got, ref) == 0;
+        if (!ok && fbad < 5)
+            fprintf(stderr, "fixed %.17g %d: ours %s, printf %s\n", v, dec, n ? got : "(none)", ref);
+        fbad += !ok;
+    }
+    T_EQ_U64(fbad, 0);
+
+    /* integers: every power of ten and its neighbours, both signs */
+    json_t *ints = json_array();
+    int64_t p = 1;
+    for (int e = 0; e <= 18; e++) {
+        for (int64_t d = -1; d <= 1; d++) {
+            json_array_append_new(ints, json_integer(p + d));
+            json_array_append_new(ints, json_integer(-(p + d)));
+        }
+        if (e < 18)
+            p *= 10;
+    }
+    json_array_append_new(ints, json_integer(INT64_MAX));
+    json_array_append_new(ints, json_integer(INT64_MIN));
+    json_array_append_new(ints, json_integer(INT64_MIN + 1));
+    T_CHECK(agree(ints, "integers"));
+    json_decref(ints);
+}
+
 int main(void)
 {
     test_hand_written();
     test_failures();
     test_differential();
+    test_numbers();
     return t_done("test_rep_json_dump");
 }
