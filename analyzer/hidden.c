@@ -94,44 +94,57 @@ static int by_begin(const void *a, const void *b)
     return (x->b > y->b) - (x->b < y->b);
 }
 
+/* The end of a run of (begin, end) pairs: begin INT64_MAX. */
+static const ival run_end = {INT64_MAX, INT64_MAX};
+
 /* The viewer's util() into out: sort by begin; a (begin, length) that starts
  * at or before the end of the open output interval adds its length to it,
  * any other one opens a new interval. The order of equal begins does not
  * change the result (after the first of them, the others all extend the
- * same interval). raw holds (begin, begin + length) as `nruns` runs, one
- * per wave, each sorted by begin when `ordered`; ends[r] is the end of run
- * r (ends is overwritten). Sorted runs are merged pairwise through tmp
- * down to two, which are merged while condensing; otherwise the list is
- * sorted whole. raw's buffer may be swapped with tmp's. */
+ * same interval). When `ordered`, raw holds (begin, begin + length) as
+ * `nruns` runs, one per wave, each sorted by begin and closed by a run_end
+ * at ends[r] (the next run starts after it; ends is overwritten); raw->n
+ * counts the run_ends too. Sorted runs are merged pairwise through tmp down
+ * to two, which are merged while condensing. Otherwise raw holds raw->n
+ * pairs with room for one more, sorted whole here. raw's buffer may be
+ * swapped with tmp's. Points are < INT64_MAX (§4 field ranges), so the
+ * run_ends stop every merge. */
 static int util(ilist *raw, size_t *ends, size_t nruns, int ordered, ilist *tmp, iset *out)
 {
-    if (reserve_set(out, raw->n))
+    size_t npairs = ordered ? raw->n - nruns : raw->n;
+    if (reserve_set(out, npairs))
         return KR_INTERNAL;
-    if (raw->n == 0) {
+    if (npairs == 0) {
         close_set(out, out->v + 1, 0);
         return 0;
     }
     if (!ordered) {
         qsort(raw->v, raw->n, sizeof *raw->v, by_begin);
+        raw->v[raw->n] = run_end;
+        ends[0] = raw->n;
         nruns = 1;
     }
     if (nruns > 2 && reserve(tmp, raw->n))
         return KR_INTERNAL;
     while (nruns > 2) {
-        ival *a = raw->v, *b = tmp->v;
+        ival *o = tmp->v;
         size_t m = 0, from = 0;
         for (size_t r = 0; r < nruns; r += 2) {
-            size_t end = r + 1 < nruns ? ends[r + 1] : ends[r];
-            const ival *x = a + from, *xm = a + ends[r], *y = xm, *ye = a + end;
-            ival *o = b + from;
-            while (x < xm && y < ye)
-                *o++ = y->b < x->b ? *y++ : *x++;
-            while (x < xm)
-                *o++ = *x++;
-            while (y < ye)
-                *o++ = *y++;
-            ends[m++] = end;
-            from = end;
+            const ival *x = raw->v + from;
+            const ival *y = r + 1 < nruns ? raw->v + ends[r] + 1 : &run_end;
+            for (;;) {
+                if (x->b <= y->b) {
+                    if (x->b == INT64_MAX)
+                        break;
+                    *o++ = *x++;
+                } else {
+                    *o++ = *y++;
+                }
+            }
+            from = (r + 1 < nruns ? ends[r + 1] : ends[r]) + 1;   /* the next pair of runs */
+            *o = run_end;
+            ends[m++] = (size_t)(o - tmp->v);   /* m <= r: ends[r ..] not yet read are intact */
+            o++;
         }
         nruns = m;
         ival *v = raw->v;                  /* the merged list becomes raw */
@@ -142,20 +155,20 @@ static int util(ilist *raw, size_t *ends, size_t nruns, int ordered, ilist *tmp,
         tmp->cap = cap;
     }
     /* the last two runs (or the one) merged on the fly into the condensing */
-    size_t split = nruns == 2 ? ends[0] : raw->n;
-    const ival *x = raw->v, *xm = raw->v + split, *y = xm, *ye = raw->v + raw->n;
+    const ival *x = raw->v, *y = nruns == 2 ? raw->v + ends[0] + 1 : &run_end;
     seg *o = out->v + 1;
     int64_t acc = 0;
     /* the open output interval [ob, oe), from the smallest begin */
-    int64_t ob = (x < xm && (y >= ye || x->b <= y->b)) ? x->b : y->b, oe = ob;
+    int64_t ob = x->b <= y->b ? x->b : y->b, oe = ob;
     for (;;) {
         const ival *v;
-        if (x < xm && (y >= ye || x->b <= y->b))
+        if (x->b <= y->b) {
+            if (x->b == INT64_MAX)
+                break;
             v = x++;
-        else if (y < ye)
+        } else {
             v = y++;
-        else
-            break;
+        }
         if (v->b > oe) {
             EMIT(o, acc, ob, oe);
             ob = v->b;
@@ -171,47 +184,90 @@ static int util(ilist *raw, size_t *ends, size_t nruns, int ordered, ilist *tmp,
 
 /* Ordinary union of two condensed sets; zero-length intervals dropped
  * (inside the open interval they change nothing, outside it they are
- * skipped). */
+ * skipped). Intervals are handled as [b, l] (l = end − 1). */
 static int uni(const iset *x, const iset *y, iset *out)
 {
     if (reserve_set(out, x->n + y->n))
         return KR_INTERNAL;
     /* both end in a MAX sentinel, so the merge needs no bounds */
     const seg *a = x->v + 1, *b = y->v + 1;
-    seg *o = out->v + 1;
-    int64_t acc = 0;
-    int64_t cb = INT64_MIN, ce = INT64_MIN;   /* the open output interval [cb, ce); none yet */
+    /* The open output interval [cb, cl] starts as the leading sentinel
+     * {MIN, MIN}: the first interval to open writes it back to v[0] (with
+     * pre −1, reset below), so no "none yet" test is needed; acc counts
+     * from −1 for the sentinel's length of 1. */
+    seg *o = out->v;
+    int64_t acc = -1, cb = INT64_MIN, cl = INT64_MIN;
     for (;;) {
-        const seg *nx = a->b <= b->b ? a++ : b++;
-        if (nx->b == INT64_MAX)
-            break;
-        int64_t e = nx->l + 1;
-        if (nx->b > ce) {
-            if (e > nx->b) {
-                if (cb != INT64_MIN)
-                    EMIT(o, acc, cb, ce);
-                cb = nx->b;
-                ce = e;
+        const seg *nx;
+        if (a->b <= b->b)
+            nx = a++;
+        else
+            nx = b++;
+        int64_t nb = nx->b, nl = nx->l;
+        if (nb > cl + 1) {                 /* after the open interval: a new one, if not empty */
+            if (nb == INT64_MAX)
+                break;
+            if (nl >= nb) {
+                o->b = cb;
+                o->l = cl;
+                o->pre = acc;
+                acc += cl + 1 - cb;
+                o++;
+                cb = nb;
+                cl = nl;
             }
-        } else if (e > ce) {
-            ce = e;
+        } else if (nl > cl) {
+            cl = nl;
         }
     }
-    if (cb != INT64_MIN)
-        EMIT(o, acc, cb, ce);
+    o->b = cb;
+    o->l = cl;
+    o->pre = acc;
+    acc += cl + 1 - cb;
+    o++;
+    out->v[0].pre = 0;
     close_set(out, o, acc);
     return 0;
 }
 
-/* The first interval (index in 1 .. n + 1) whose end is after x. Points
- * are times or sums of times and cycles: >= 0 (§4 field ranges), so the
- * sentinels stop every walk. */
-static size_t seek(const iset *s, int64_t x)
+/* The first interval (index in 1 .. n + 1) whose end is after x, known to
+ * be after i (v[i].l < x): galloping forward from i, then bisection, so a
+ * jump over d intervals costs O(log d). The trailing sentinel (index
+ * n + 1, end MAX) bounds the search. */
+static size_t gallop(const iset *s, size_t i, int64_t x)
 {
-    size_t lo = 1, hi = s->n + 1;
+    const seg *v = s->v;
+    size_t lo = i, hi, step = 2, top = s->n + 1;
+    for (;;) {                            /* v[lo].l < x */
+        hi = lo + step;
+        if (hi >= top) {
+            hi = top;
+            break;
+        }
+        if (v[hi].l >= x)
+            break;
+        lo = hi;
+        step *= 2;
+    }
+    while (lo + 1 < hi) {                 /* v[lo].l < x <= v[hi].l */
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].l >= x)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* The same, known to be at or before i (v[i - 1].l >= x): bisection over
+ * 1 .. i - 1 (the leading sentinel has end MIN). */
+static size_t back(const iset *s, size_t i, int64_t x)
+{
+    const seg *v = s->v;
+    size_t lo = 1, hi = i - 1;            /* the answer is in [lo, hi] */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->v[mid].l >= x)
+        if (v[mid].l >= x)
             hi = mid;
         else
             lo = mid + 1;
@@ -219,16 +275,33 @@ static size_t seek(const iset *s, int64_t x)
     return lo;
 }
 
-/* |s ∩ (−∞, x)|, with the cursor *k (the first interval ending after the
- * last point asked) walked to x: the points of one wave arrive almost in
- * order, so the walk is short; the sentinels bound it. */
-static inline int64_t covered(const seg *v, size_t *k, int64_t x)
+/* Moves cursor i (an index in 1 .. n + 1) to the first interval whose end
+ * is after x: a few steps forward (the usual case: the points of one wave
+ * arrive in order and close together), then galloping; backward by
+ * bisection. The trailing sentinel (end MAX) stops every forward step
+ * inside the array. */
+static inline __attribute__((always_inline)) size_t move_to(const iset *s, const seg *v, size_t i, int64_t x)
+{
+    if (v[i].l >= x)
+        return v[i - 1].l >= x ? back(s, i, x) : i;
+    for (int step = 0; step < 10; step++)
+        if (v[++i].l >= x)
+            return i;
+    return gallop(s, i, x);
+}
+
+/* |s ∩ (−∞, x)| with the cursor *k (the first interval ending after the
+ * last point asked, which is <= x) moved forward to x. */
+static inline __attribute__((always_inline)) int64_t fwd(const iset *s, const seg *v, size_t *k, int64_t x)
 {
     size_t i = *k;
-    while (v[i - 1].l >= x)
-        i--;
-    while (v[i].l < x)
+    if (v[i].l < x) {
         i++;
+        for (int step = 0; step < 6 && v[i].l < x; step++)
+            i++;
+        if (v[i].l < x)
+            i = gallop(s, i, x);
+    }
     *k = i;
     return x > v[i].b ? v[i].pre + (x - v[i].b) : v[i].pre;
 }
@@ -240,34 +313,48 @@ typedef struct triple {
 /* H(set) of a token: idle [last, clock), stall [clock, s1 = clock + stall),
  * issue [s1, end = clock + cycles) intersected with the set (an empty or
  * reversed idle interval gives 0); the issue part only when with_issue.
- * lo = min(last, clock). */
-static inline __attribute__((always_inline)) triple H(const seg *v, size_t *k, int64_t last, int64_t lo,
-                                                      int64_t clock, int64_t s1, int64_t end, int with_issue)
+ * The parts lie in [lo, hi) with lo = min(last, clock) and hi = end or s1:
+ * hi <= lo means every part is empty (nothing to look up). The cursor *k
+ * is moved to lo (either way), then only forward, since lo <= clock <= s1
+ * <= end. */
+static inline __attribute__((always_inline)) triple H(const iset *s, size_t *k, int64_t last, int64_t clock,
+                                                      int64_t s1, int64_t end, int with_issue)
 {
     triple t = {0, 0, 0};
-    size_t i = *k;
-    while (v[i - 1].l >= lo)
-        i--;
-    while (v[i].l < lo)
-        i++;
-    *k = i;
-    if (v[i].b >= (with_issue ? end : s1))     /* no busy interval meets [lo, hi) */
+    int64_t lo = last < clock ? last : clock, hi = with_issue ? end : s1;
+    if (hi <= lo)
         return t;
-    int64_t c1, c2;
-    if (last < clock) {
-        int64_t c0 = last > v[i].b ? v[i].pre + (last - v[i].b) : v[i].pre;
-        c1 = covered(v, k, clock);
-        t.idle = c1 - c0;
-    } else {
-        c1 = clock > v[i].b ? v[i].pre + (clock - v[i].b) : v[i].pre;
+    const seg *v = s->v;
+    size_t i = move_to(s, v, *k, lo);
+    if (v[i].b >= hi) {                   /* no busy interval meets [lo, hi) */
+        *k = i;
+        return t;
     }
-    c2 = c1;
+    *k = i;
+    if (v[i].l >= hi - 1) {               /* [lo, hi) ends inside interval i: each part is its */
+        int64_t b = v[i].b;               /* stretch at or after b */
+        int64_t mc = clock > b ? clock : b, ms = s1 > b ? s1 : b;
+        if (last < clock)
+            t.idle = mc - (last > b ? last : b);
+        t.stall = ms - mc;
+        if (with_issue)
+            t.issue = (end > b ? end : b) - ms;
+        return t;
+    }
+    int64_t c = lo > v[i].b ? v[i].pre + (lo - v[i].b) : v[i].pre;   /* |set ∩ (−∞, lo)| */
+    if (last < clock) {
+        int64_t c1 = fwd(s, v, &i, clock);
+        t.idle = c1 - c;
+        c = c1;
+    }
     if (s1 > clock) {
-        c2 = covered(v, k, s1);
-        t.stall = c2 - c1;
+        int64_t c2 = fwd(s, v, &i, s1);
+        t.stall = c2 - c;
+        c = c2;
     }
     if (with_issue && end > s1)
-        t.issue = covered(v, k, end) - c2;
+        t.issue = fwd(s, v, &i, end) - c;
+    *k = i;
     return t;
 }
 
@@ -301,50 +388,285 @@ static int rank_rows(const void *a, const void *b)
 enum { RAW_VALU, RAW_WMMA, RAW_VMEM, RAW_SCAL, TMP, NRAW };
 enum { VALU, WMMA, VMEM, SCAL, MATH, VECTOR, ALL, NSETS };
 
-/* Busy list of a token type (pass 1); MATRIX feeds two. */
-enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCAL, L_NONE, L_MATRIX };
+/* Busy list of a token type (pass 1); MATRIX feeds two. The same value
+ * names the token's pass-2 list (L_WMMA has none; MATRIX tokens join the
+ * L_VALU list: both types take H(valu) and H(wmma), see eval). */
+enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCAL, L_NONE, L_MATRIX, NL };
 
-/* A token the per-token pass handles (see scope). */
+/* A token the per-token pass handles (see scope): its record (whose row is
+ * < nrows: tokens without a row add to nothing and are not kept) and the
+ * end of the token before it. */
 typedef struct wtok {
-    const kr_inst *r;                /* its record */
+    const kr_inst *r;
     int64_t last;                    /* the wave's begin or the previous token's clock + cycles */
-    uint32_t wave;                   /* index into order[lo ..] */
-    uint32_t l;                      /* its busy list (L_*) */
 } wtok;
+
+/* A run of consecutive quiet VALU records of one wave [first, end), whose
+ * issue intervals all end at or before hi (see scope). */
+typedef struct qseg {
+    const kr_inst *first, *end;
+    int64_t hi;
+} qseg;
+
+typedef struct tlist {
+    wtok *v;
+    size_t cap;
+} tlist;
 
 typedef struct work {
     ilist raw[NRAW];
     iset sets[NSETS];
     size_t *ends;                    /* run ends: 4 lists × waves of the scope */
     size_t nends;
-    int64_t *maxc;                   /* per wave: largest cycles of a quiet VALU token */
-    wtok *toks;
-    size_t ntoks;
-    uint8_t list_of[512];            /* [rowk + category]: the busy list (L_*) */
+    tlist tl[NL];                    /* pass-2 tokens per L_* (kept across scopes) */
+    qseg *segs;                      /* pass-3 segments (kept across scopes) */
+    size_t nsegs, segcap;
 } work;
 
-/* Adds a token's triple to its row. */
-#define ADD_ROW(raw, row, nrows, t) do { \
-        if (((t).idle | (t).stall | (t).issue) != 0 && (row) < (nrows)) { \
-            int64_t *x_ = &(raw)[3 * (size_t)(row)]; \
-            x_[0] += (t).idle; \
-            x_[1] += (t).stall; \
-            x_[2] += (t).issue; \
-        } \
+/* The acc's table: [m * 256 + category] the busy list (L_*) of a record
+ * (m = 1 for a matrix row), then from TAB_ROWS on [row] = m. */
+#define TAB_ROWS 512
+
+/* Doubles list l's storage when full (*q == *e), keeping the written part;
+ * *q and *e move with it. */
+static int grow_list(tlist *t, wtok **q, wtok **e)
+{
+    size_t n = (size_t)(*q - t->v), cap = t->cap ? 2 * t->cap : 1024;
+    wtok *v = realloc(t->v, cap * sizeof *v);
+    if (!v)
+        return KR_INTERNAL;
+    t->v = v;
+    t->cap = cap;
+    *q = v + n;
+    *e = v + cap;
+    return 0;
+}
+
+static int grow_segs(work *wk)
+{
+    size_t cap = wk->segcap ? 2 * wk->segcap : 1024;
+    qseg *v = realloc(wk->segs, cap * sizeof *v);
+    if (!v)
+        return KR_INTERNAL;
+    wk->segs = v;
+    wk->segcap = cap;
+    return 0;
+}
+
+/* Appends a token to list l (q[l] .. e[l] the free part). */
+#define PUSH(wk_, q_, e_, l_, r_, last_) do { \
+        if ((q_)[l_] == (e_)[l_] && grow_list(&(wk_)->tl[l_], &(q_)[l_], &(e_)[l_])) \
+            return KR_INTERNAL; \
+        wtok *x_ = (q_)[l_]++; \
+        x_->r = (r_); \
+        x_->last = (last_); \
     } while (0)
+
+/* Pass 2 over one token list: t = H(tset) (the second candidate, which
+ * wins ties), u = H(uset) when has_u; the larger total is added to the
+ * token's row. Inlined per list so the flags are constants. mrow (the
+ * matrix flags per row, or NULL) marks tokens whose t leaves out issue. */
+static inline __attribute__((always_inline)) void eval(const wtok *x, const wtok *xend, const iset *tset, int t_issue,
+                                                       const iset *uset, int u_issue, int has_u, int64_t *raw,
+                                                       const uint8_t *mrow)
+{
+    size_t kt = 1, ku = 1;
+    for (; x < xend; x++) {
+        const kr_inst *r = x->r;
+        uint32_t st = r->stall, du = r->dur;
+        int64_t last = x->last, clock = (int64_t)r->time;
+        int64_t s1 = clock + st, end = clock + (du > st ? du : st);
+        /* the VALU list holds the MATRIX tokens too (mrow[row] = 1):
+         * their H(wmma) leaves out issue, which end = s1 does */
+        triple t = H(tset, &kt, last, clock, s1, mrow && mrow[r->row] ? s1 : end, t_issue);
+        if (has_u) {
+            triple u = H(uset, &ku, last, clock, s1, end, u_issue);
+            if (TOTAL(u) > TOTAL(t))
+                t = u;
+        }
+        if ((t.idle | t.stall | t.issue) != 0) {
+            int64_t *y = &raw[3 * (size_t)r->row];
+            y[0] += t.idle;
+            y[1] += t.stall;
+            y[2] += t.issue;
+        }
+    }
+}
+
+/* Pass 1's state across the waves of a scope (see scope). */
+typedef struct p1 {
+    const uint8_t *tab;
+    uint32_t nrows;
+    ival *lq[4];                     /* where each busy list's next run goes */
+    wtok *tq[NL], *te[NL];           /* per token list: next free token, end of storage */
+    work *wk;
+} p1;
+
+/* Pass 1. With a wave's begins in order, its pairs that start at or
+ * before the end of its open run [rb, re) join the run (re += length):
+ * in util()'s merged order such a pair and every pair of another wave
+ * between them extend the same output interval, so util() of the runs
+ * equals util() of the pairs (and of any mix of runs and pairs that keeps
+ * the begins in order). rb = INT64_MIN: no run yet. */
+#define RUN(rb_, re_, out_, b_, len_) do { \
+    if ((b_) <= (re_)) { \
+        (re_) += (len_); \
+    } else { \
+        if ((rb_) != INT64_MIN) { \
+            (out_)->b = (rb_); \
+            (out_)->e = (re_); \
+            (out_)++; \
+        } \
+        (rb_) = (b_); \
+        (re_) = (b_) + (len_); \
+    } \
+} while (0)
+#define QSEG(first_, end_, hi_) do { \
+    if (gq == ge) { \
+        p->wk->nsegs = (size_t)(gq - p->wk->segs); \
+        if (grow_segs(p->wk)) \
+            return KR_INTERNAL; \
+        gq = p->wk->segs + p->wk->nsegs; \
+        ge = p->wk->segs + p->wk->segcap; \
+    } \
+    gq->first = (first_); \
+    gq->end = (end_); \
+    gq->hi = (hi_); \
+    gq++; \
+} while (0)
+
+/* Pass 1 over the records [r, end) of one wave that begins at `begin`:
+ * its runs (each list closed by a run_end), tokens and segments. 0, 1 when
+ * the wave breaks §4.2's order (then the caller starts over unordered), or
+ * KR_INTERNAL. A function of its own so that the compiler keeps the tight
+ * loop's state in registers. */
+static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_inst *end, int64_t begin)
+{
+    const uint8_t *tab = p->tab;
+    const uint32_t nrows = p->nrows;
+    /* next segment, end of storage (segs is allocated with the acc) */
+    qseg *gq = p->wk->segs ? p->wk->segs + p->wk->nsegs : NULL;
+    qseg *ge = p->wk->segs ? p->wk->segs + p->wk->segcap : NULL;
+    /* pb = prev_b, the previous record's clock + stall (§4.2: the
+     * next clock is not before it), and span = last − prev_b, where
+     * last is the previous token's clock + cycles (so span is its
+     * issue length, >= 0); both modular: before the first record
+     * prev_b is "−∞" and last is the wave's begin. Then prev_b <=
+     * clock <= last is the one unsigned test clock − pb <= span. */
+    uint64_t pb = (uint64_t)INT64_MIN, span = (uint64_t)begin - pb;
+    /* The valu list gets runs (RUN), the others their pairs as they come
+     * (util's input may be either, see RUN). */
+    int64_t vb = INT64_MIN, ve = INT64_MIN;
+    ival *vq = p->lq[L_VALU];
+    for (;;) {
+        /* Quiet VALU records (stall 0, no idle before them: clock <=
+         * last; not a matrix row), in a tight loop: each joins the open
+         * valu run (clock <= ve) or opens the next one, exactly as RUN
+         * does; either way ve >= its end afterwards, and ve never
+         * decreases within a wave. Their tokens are handled by pass 3,
+         * which gets each such run of records as a segment ending at or
+         * before ve. Any other record leaves for the general step, also
+         * one out of §4.2 order (clock < prev_b), where the order is
+         * given up. */
+        if (r < end) {
+            const kr_inst *r0 = r;
+            do {
+                if (r->stall != 0 || r->cat != KR_CAT_VALU)
+                    break;
+                uint32_t row = r->row;
+                if (row < nrows && tab[TAB_ROWS + (size_t)row])
+                    break;
+                uint64_t clock = r->time;
+                if (clock - pb > span)
+                    break;
+                if ((int64_t)clock > ve) {      /* RUN: the next run */
+                    if (vb != INT64_MIN) {
+                        vq->b = vb;
+                        vq->e = ve;
+                        vq++;
+                    }
+                    vb = ve = (int64_t)clock;
+                }
+                uint32_t du = r->dur;
+                ve += du;
+                pb = clock;
+                span = du;
+            } while (++r < end);
+            if (r != r0)
+                QSEG(r0, r, ve);
+        }
+        if (r == end)
+            break;
+        /* the general step, one record: never a quiet VALU one */
+        const kr_inst *x = r++;
+        uint32_t row = x->row, st = x->stall, du = x->dur;
+        int64_t clock = (int64_t)x->time;
+        if (clock < (int64_t)pb)       /* §4.2 broken: time[i+1] < time[i] + stall[i] */
+            return 1;
+        unsigned m = row < nrows ? tab[TAB_ROWS + (size_t)row] : 0;
+        int64_t prev = (int64_t)(pb + span), b = clock + st;   /* prev: the last before this token */
+        uint32_t cyc = du > st ? du : st;
+        int64_t len = (int64_t)(cyc - st);
+        pb = (uint64_t)b;
+        span = (uint64_t)len;
+        if (x->cat == KR_CAT_VALU && !m) {  /* the common case: a VALU token with idle or stall */
+            RUN(vb, ve, vq, b, len);
+            if (row < nrows)
+                PUSH(p->wk, p->tq, p->te, L_VALU, x, prev);
+            continue;
+        }
+        unsigned l = tab[(m << 8) + x->cat];
+        switch (l) {
+        case L_VALU:
+            RUN(vb, ve, vq, b, len);
+            break;
+        case L_MATRIX:
+            p->lq[L_WMMA]->b = b;
+            p->lq[L_WMMA]->e = b + len;
+            p->lq[L_WMMA]++;
+            RUN(vb, ve, vq, b, 3 * len / 4);
+            if (st == 0 && prev >= clock)   /* quiet: both candidates leave out issue */
+                continue;
+            l = L_VALU;                     /* the same sets as VALU tokens (pass 2) */
+            break;
+        case L_NONE:
+            break;
+        default:
+            p->lq[l]->b = b;
+            p->lq[l]->e = b + len;
+            p->lq[l]++;
+            break;
+        }
+        if (row < nrows)
+            PUSH(p->wk, p->tq, p->te, l, x, prev);
+    }
+    if (vb != INT64_MIN) {
+        vq->b = vb;
+        vq->e = ve;
+        vq++;
+    }
+    p->lq[L_VALU] = vq;
+    for (int k = 0; k < 4; k++)
+        *p->lq[k]++ = run_end;
+    p->wk->nsegs = gq ? (size_t)(gq - p->wk->segs) : 0;
+    return 0;
+}
 
 /* Hidden cycles of one scope (waves order[lo..hi)) added to raw[3 * row].
  *
- * Pass 1 builds the busy lists and sorts the tokens: a "quiet" VALU token
- * (no idle before it, no stall) has an all-zero "issue = 0" candidate, so
- * its result is H(wmma) — its issue interval inside MFMA busy time — and a
- * quiet MATRIX token has nothing; every other token goes to the per-token
- * list. Pass 2 evaluates that list with the §8.4 table; pass 3 walks the
- * wmma intervals and adds, per wave, the overlap of each quiet VALU token
- * with them (a merge of the intervals with the records' times, which
- * §4.2 orders). With records out of order (§4.2 broken) every pair goes
- * to util() on its own and every token takes pass 2. */
-static int scope(const kr_capture *c, const uint16_t *rowk, const size_t *order, size_t lo, size_t hi,
+ * Pass 1 (wave1, one pass over each wave's records) builds the busy lists
+ * as runs and sorts the tokens: a "quiet" VALU token (no idle before it,
+ * no stall) has an all-zero "issue = 0" candidate, so its result is
+ * H(wmma) — its issue interval inside MFMA busy time — and a quiet MATRIX
+ * token has nothing; every other token with a row goes to the list of its
+ * type, and the quiet VALU tokens are noted as segments of consecutive
+ * records. The busy sets follow (util, uni). Pass 2 evaluates each token
+ * list with the §8.4 table; pass 3 adds the overlap of each quiet VALU
+ * token with the wmma intervals, skipping whole segments far from them.
+ * With records out of order (§4.2 broken) every pair goes to util() on its
+ * own and every token takes pass 2. The buffers live in wk and only grow,
+ * so the memory is that of the largest scope. */
+static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, size_t lo, size_t hi,
                  int64_t *raw, work *wk)
 {
     iset *sets = wk->sets;
@@ -354,115 +676,59 @@ static int scope(const kr_capture *c, const uint16_t *rowk, const size_t *order,
         tokens += c->waves[order[o]].ninsts;
     if (wk->nends < 4 * nw) {
         size_t *e = realloc(wk->ends, 4 * nw * sizeof *e);
-        if (e)
-            wk->ends = e;
-        int64_t *m = e ? realloc(wk->maxc, 4 * nw * sizeof *m) : NULL;
-        if (!e || !m)
+        if (!e)
             return KR_INTERNAL;
-        wk->maxc = m;
+        wk->ends = e;
         wk->nends = 4 * nw;
     }
-    if (wk->ntoks < tokens) {
-        wtok *t = realloc(wk->toks, tokens * sizeof *t);
-        if (!t)
-            return KR_INTERNAL;
-        wk->toks = t;
-        wk->ntoks = tokens;
-    }
     for (int k = RAW_VALU; k <= RAW_SCAL; k++)
-        if (reserve(&rl[k], tokens ? tokens : 1))     /* storage even when empty: no NULL arithmetic */
+        if (reserve(&rl[k], tokens + nw + 1))          /* the pairs and a run_end per wave */
             return KR_INTERNAL;
     ival *lp[4] = {rl[RAW_VALU].v, rl[RAW_WMMA].v, rl[RAW_VMEM].v, rl[RAW_SCAL].v};
-    size_t ln[4] = {0, 0, 0, 0}, nt = 0;
-    wtok *tk = wk->toks;
-    const uint8_t *list_of = wk->list_of;
+    size_t ln[4];                         /* the lists' lengths */
     const uint32_t nrows = (uint32_t)c->nrows;
     int ordered = 1;                      /* every wave follows §4.2 (so its times and begins are sorted) */
-    /* Pass 1. With a wave's begins in order, its pairs that start at or
-     * before the end of its open run [rb, re) join the run (re += length):
-     * in util()'s merged order such a pair and every pair of another wave
-     * between them extend the same output interval, so util() of the runs
-     * equals util() of the pairs. rb = INT64_MIN: no run yet. */
-#define RUN(rb_, re_, out_, b_, len_) do { \
-        if ((b_) <= (re_)) { \
-            (re_) += (len_); \
-        } else { \
-            if ((rb_) != INT64_MIN) { \
-                (out_)->b = (rb_); \
-                (out_)->e = (re_); \
-                (out_)++; \
-            } \
-            (rb_) = (b_); \
-            (re_) = (b_) + (len_); \
-        } \
-    } while (0)
-    ival *lq[4] = {lp[0], lp[1], lp[2], lp[3]};   /* where each list's next run goes */
+    p1 cx;
+    cx.tab = tab;
+    cx.nrows = nrows;
+    cx.wk = wk;
+    for (int k = 0; k < 4; k++)
+        cx.lq[k] = lp[k];
+    for (int l = 0; l < NL; l++) {
+        cx.tq[l] = wk->tl[l].v;
+        cx.te[l] = wk->tl[l].v ? wk->tl[l].v + wk->tl[l].cap : NULL;
+    }
+    wk->nsegs = 0;
     for (size_t o = lo; o < hi; o++) {
         const kr_wave *w = &c->waves[order[o]];
-        const kr_inst *r = w->insts, *end = w->ninsts ? w->insts + w->ninsts : w->insts;  /* no NULL + 0 */
-        int64_t prev_b = INT64_MIN, last = (int64_t)w->begin, maxc = 0;
-        int64_t rb[4] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}, re[4] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
-        int64_t vb = INT64_MIN, ve = INT64_MIN;  /* the valu run, kept apart: most tokens are VALU */
-        ival *vq = lq[L_VALU];
-        uint32_t wave = (uint32_t)(o - lo);
-        for (; r < end; r++) {
-            uint32_t row = r->row, st = r->stall, du = r->dur;
-            unsigned l = list_of[rowk[row < nrows ? row + 1 : 0] + r->cat];
-            int64_t clock = (int64_t)r->time;
-            int64_t b = clock + st;
-            if (__builtin_expect(clock < prev_b, 0))   /* §4.2: time[i+1] >= time[i] + stall[i] */
-                ordered = 0;
-            prev_b = b;
-            int64_t prev = last;
-            last = clock + (du > st ? du : st);   /* clock + cycles */
-            int64_t len = last - b;
-            if (l == L_VALU) {
-                RUN(vb, ve, vq, b, len);
-                if (st == 0 && prev >= clock) {   /* quiet */
-                    if (len > maxc)
-                        maxc = len;
-                    continue;
-                }
-            } else if (l < L_NONE) {
-                RUN(rb[l], re[l], lq[l], b, len);
-            } else if (l == L_MATRIX) {
-                RUN(rb[L_WMMA], re[L_WMMA], lq[L_WMMA], b, len);
-                RUN(vb, ve, vq, b, 3 * len / 4);
-                if (st == 0 && prev >= clock)
-                    continue;
-            }
-            tk[nt].r = r;
-            tk[nt].last = prev;
-            tk[nt].wave = wave;
-            tk[nt++].l = l;
+        int rc = wave1(&cx, w->insts, w->ninsts ? w->insts + w->ninsts : w->insts, (int64_t)w->begin);
+        if (rc == 1) {
+            ordered = 0;
+            break;
         }
-        wk->maxc[o - lo] = maxc;
-        rb[L_VALU] = vb;
-        re[L_VALU] = ve;
-        lq[L_VALU] = vq;
-        for (int k = 0; k < 4; k++) {
-            if (rb[k] != INT64_MIN) {
-                lq[k]->b = rb[k];
-                lq[k]->e = re[k];
-                lq[k]++;
-            }
-            wk->ends[(size_t)k * nw + (o - lo)] = (size_t)(lq[k] - lp[k]);
-        }
+        if (rc)
+            return rc;
+        for (int k = 0; k < 4; k++)
+            wk->ends[(size_t)k * nw + (o - lo)] = (size_t)(cx.lq[k] - lp[k]) - 1;   /* its run_end */
     }
     for (int k = 0; k < 4; k++)
-        ln[k] = (size_t)(lq[k] - lp[k]);
-#undef RUN
+        ln[k] = (size_t)(cx.lq[k] - lp[k]);
+    wtok **tq = cx.tq, **te = cx.te;
     if (!ordered) {                       /* every pair to util(), sorted whole; every token to pass 2 */
         memset(ln, 0, sizeof ln);
-        nt = 0;
+        for (int l = 0; l < NL; l++) {
+            tq[l] = wk->tl[l].v;
+            te[l] = wk->tl[l].v ? wk->tl[l].v + wk->tl[l].cap : NULL;
+        }
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
             int64_t last = (int64_t)w->begin;
             for (size_t i = 0; i < w->ninsts; i++) {
                 const kr_inst *r = &w->insts[i];
-                unsigned l = list_of[rowk[r->row < nrows ? r->row + 1 : 0] + r->cat], k = l;
-                int64_t b = (int64_t)r->time + r->stall;
-                int64_t len = r->dur > r->stall ? (int64_t)(r->dur - r->stall) : 0;
+                uint32_t row = r->row, st = r->stall, cyc = r->dur > st ? r->dur : st;
+                unsigned l = tab[(row < nrows ? (unsigned)tab[TAB_ROWS + (size_t)row] << 8 : 0) + r->cat], k = l;
+                int64_t clock = (int64_t)r->time, b = clock + st;
+                int64_t len = (int64_t)(cyc - st);
                 if (k == L_MATRIX) {
                     lp[L_WMMA][ln[L_WMMA]].b = b;
                     lp[L_WMMA][ln[L_WMMA]++].e = b + len;
@@ -473,11 +739,9 @@ static int scope(const kr_capture *c, const uint16_t *rowk, const size_t *order,
                     lp[k][ln[k]].b = b;
                     lp[k][ln[k]++].e = b + len;
                 }
-                tk[nt].r = r;
-                tk[nt].last = last;
-                tk[nt].wave = (uint32_t)(o - lo);
-                tk[nt++].l = l;
-                last = (int64_t)r->time + (r->dur > r->stall ? r->dur : r->stall);
+                if (row < nrows)
+                    PUSH(wk, tq, te, l == L_MATRIX ? L_VALU : l, r, last);
+                last = clock + cyc;
             }
         }
     }
@@ -490,112 +754,39 @@ static int scope(const kr_capture *c, const uint16_t *rowk, const size_t *order,
         uni(&sets[VECTOR], &sets[SCAL], &sets[ALL]))
         return KR_INTERNAL;
 
-    /* pass 2: the listed tokens */
-    uint32_t at = UINT32_MAX;
-    const kr_wave *w = NULL;
-    const seg *vv = sets[VALU].v, *vw = sets[WMMA].v, *vm = sets[VMEM].v, *vs = sets[SCAL].v, *vh = sets[MATH].v,
-              *vc = sets[VECTOR].v, *va = sets[ALL].v;
-    size_t kv = 1, kw = 1, km = 1, ks = 1, kh = 1, kc = 1, ka = 1;
-    const int any_wmma = sets[WMMA].n > 0;
-    for (const wtok *x = tk, *xend = nt ? tk + nt : tk; x < xend; x++) {
-        if (x->wave != at) {                  /* tokens are grouped by wave: cursors from its begin */
-            at = x->wave;
-            w = &c->waves[order[lo + at]];
-            int64_t b = (int64_t)w->begin;
-            kv = seek(&sets[VALU], b);
-            kw = seek(&sets[WMMA], b);
-            km = seek(&sets[VMEM], b);
-            ks = seek(&sets[SCAL], b);
-            kh = seek(&sets[MATH], b);
-            kc = seek(&sets[VECTOR], b);
-            ka = seek(&sets[ALL], b);
-        }
-        const kr_inst *r = x->r;
-        int64_t last = x->last;
-        int64_t clock = (int64_t)r->time;
-        int64_t s1 = clock + r->stall, end = clock + (r->dur > r->stall ? r->dur : r->stall);
-        int64_t lo_ = last < clock ? last : clock;
-        uint32_t row = r->row;
-        triple t, u;
-        switch (x->l) {
-        case L_MATRIX:
-            u = H(vv, &kv, last, lo_, clock, s1, end, 0);
-            t = H(vw, &kw, last, lo_, clock, s1, end, 0);
-            break;
-        case L_VALU:
-            t = (triple){0, 0, 0};
-            if (any_wmma)
-                t = H(vw, &kw, last, lo_, clock, s1, end, 1);
-            u = H(vv, &kv, last, lo_, clock, s1, end, 0);
-            break;
-        case L_VMEM:
-            u = H(vh, &kh, last, lo_, clock, s1, end, 1);
-            t = H(vm, &km, last, lo_, clock, s1, end, 0);
-            break;
-        case L_SCAL:
-            u = H(vc, &kc, last, lo_, clock, s1, end, 1);
-            t = H(vs, &ks, last, lo_, clock, s1, end, 0);
-            break;
-        default:
-            t = H(va, &ka, last, lo_, clock, s1, end, 1);
-            u = (triple){0, 0, 0};
-            break;
-        }
-        if (TOTAL(u) > TOTAL(t))
-            t = u;
-        ADD_ROW(raw, row, nrows, t);
-    }
+    /* pass 2: the listed tokens, one type at a time (§8.4 table) */
+    const tlist *tl = wk->tl;
+    eval(tl[L_VALU].v, tq[L_VALU], &sets[WMMA], 1, &sets[VALU], 0, 1, raw, tab + TAB_ROWS);
+    eval(tl[L_VMEM].v, tq[L_VMEM], &sets[VMEM], 0, &sets[MATH], 1, 1, raw, NULL);
+    eval(tl[L_SCAL].v, tq[L_SCAL], &sets[SCAL], 0, &sets[VECTOR], 1, 1, raw, NULL);
+    eval(tl[L_NONE].v, tq[L_NONE], &sets[ALL], 1, &sets[ALL], 1, 0, raw, NULL);
     if (!ordered)
         return 0;
 
-    /* pass 3: quiet VALU tokens inside MFMA busy time */
+    /* Pass 3: quiet VALU tokens inside MFMA busy time. A quiet VALU
+     * token's result is H(wmma) = |[clock, clock + duration) ∩ wmma|
+     * (stall 0, cycles = duration). A segment whose span [first clock, hi)
+     * meets no wmma interval adds nothing; otherwise each of its records
+     * adds cov(end) − cov(clock). Within a wave the segments and their
+     * records come in time order (§4.2 holds here), so the cursor mostly
+     * steps forward; it goes back (bisection) at a wave change. */
     const iset *mm = &sets[WMMA];
-    for (size_t o = lo; o < hi && mm->n; o++) {
-        const kr_wave *wv = &c->waves[order[o]];
-        const kr_inst *ins = wv->insts;
-        size_t n = wv->ninsts;
-        int64_t maxc = wk->maxc[o - lo];
-        if (n == 0 || maxc == 0)
+    if (mm->n == 0 || wk->nsegs == 0)
+        return 0;
+    const seg *v = mm->v;
+    size_t k = 1;
+    for (const qseg *g = wk->segs, *gend = wk->segs + wk->nsegs; g < gend; g++) {
+        k = move_to(mm, v, k, (int64_t)g->first->time);
+        if (v[k].b >= g->hi)
             continue;
-        size_t a = 0;                     /* first record with time >= iv->b - maxc */
-        for (const seg *iv = mm->v + 1, *ivend = mm->v + 1 + mm->n; iv < ivend && a < n; iv++) {
-            int64_t ive = iv->l + 1;
-            if (ive <= iv->b)
+        for (const kr_inst *x = g->first; x < g->end; x++) {
+            int64_t clock = (int64_t)x->time, e = clock + x->dur;
+            k = move_to(mm, v, k, clock);
+            if (v[k].b >= e || x->row >= nrows)
                 continue;
-            /* earlier quiet VALU tokens end before the interval; iv->b only
-             * grows, so the first candidate record only moves forward */
-            int64_t from = iv->b - maxc;
-            if (a < n && (int64_t)ins[a].time < from) {   /* gallop, then bisect */
-                size_t step = 1, lo = a, hi = a + 1;
-                while (hi < n && (int64_t)ins[hi].time < from) {
-                    lo = hi;
-                    step *= 2;
-                    hi = lo + step < n ? lo + step : n;
-                }
-                while (lo + 1 < hi) {            /* ins[lo] < from, ins[hi] >= from (or hi == n) */
-                    size_t m = lo + (hi - lo) / 2;
-                    if ((int64_t)ins[m].time < from)
-                        lo = m;
-                    else
-                        hi = m;
-                }
-                a = hi;
-            }
-            for (size_t i = a; i < n && (int64_t)ins[i].time < ive; i++) {
-                const kr_inst *r = &ins[i];
-                if (r->cat != KR_CAT_VALU || r->stall != 0 || rowk[r->row < nrows ? r->row + 1 : 0])
-                    continue;
-                int64_t clock = (int64_t)r->time;
-                int64_t last = i ? (int64_t)ins[i - 1].time + (ins[i - 1].dur > ins[i - 1].stall
-                                                                  ? ins[i - 1].dur : ins[i - 1].stall)
-                                 : (int64_t)wv->begin;
-                if (last < clock)
-                    continue;                  /* not quiet: pass 2 had it */
-                int64_t e = clock + (int64_t)r->dur;
-                int64_t x0 = clock > iv->b ? clock : iv->b, x1 = e < ive ? e : ive;
-                if (x1 > x0 && r->row < nrows)
-                    raw[3 * (size_t)r->row + 2] += x1 - x0;
-            }
+            size_t i = k;
+            int64_t c0 = clock > v[i].b ? v[i].pre + (clock - v[i].b) : v[i].pre;
+            raw[3 * (size_t)x->row + 2] += fwd(mm, v, &i, e) - c0;
         }
     }
     return 0;
@@ -639,7 +830,7 @@ static void sort_waves(const kr_capture *c, size_t *v, size_t *tmp, size_t n)
 }
 
 struct an_hidden_acc {
-    uint16_t *rowk;                  /* [0]: no row; [row + 1]: 256 for a matrix row (§8.4), else 0 */
+    uint8_t *tab;                    /* see TAB_ROWS */
     int64_t *raw;                    /* per row: hidden idle, stall, issue before clamping */
     size_t nrows;
     uint64_t tokens;
@@ -654,19 +845,19 @@ an_hidden_acc *an_hidden_acc_new(const kr_capture *c)
     if (!a)
         return NULL;
     a->nrows = c->nrows;
-    a->rowk = calloc(nr + 1, sizeof *a->rowk);
+    a->tab = calloc(TAB_ROWS + nr, 1);
     a->raw = calloc(3 * nr, sizeof *a->raw);
-    if (!a->rowk || !a->raw) {
+    if (!a->tab || !a->raw || grow_segs(&a->wk)) {          /* segs never NULL */
         an_hidden_acc_free(a);
         return NULL;
     }
     for (size_t r = 0; r < c->nrows; r++)
-        a->rowk[r + 1] = !c->rows[r].is_label && matrix_text(c->rows[r].isa) ? 256 : 0;
-    memset(a->wk.list_of, L_NONE, 256);
-    memset(a->wk.list_of + 256, L_MATRIX, 256);
-    a->wk.list_of[KR_CAT_VALU] = L_VALU;
-    a->wk.list_of[KR_CAT_LDS] = a->wk.list_of[KR_CAT_VMEM] = a->wk.list_of[KR_CAT_FLAT] = L_VMEM;
-    a->wk.list_of[KR_CAT_SALU] = a->wk.list_of[KR_CAT_SMEM] = L_SCAL;
+        a->tab[TAB_ROWS + r] = !c->rows[r].is_label && matrix_text(c->rows[r].isa);
+    memset(a->tab, L_NONE, 256);
+    memset(a->tab + 256, L_MATRIX, 256);
+    a->tab[KR_CAT_VALU] = L_VALU;
+    a->tab[KR_CAT_LDS] = a->tab[KR_CAT_VMEM] = a->tab[KR_CAT_FLAT] = L_VMEM;
+    a->tab[KR_CAT_SALU] = a->tab[KR_CAT_SMEM] = L_SCAL;
     return a;
 }
 
@@ -677,7 +868,7 @@ int an_hidden_acc_scope(an_hidden_acc *a, const kr_capture *c, const size_t *wav
     for (size_t i = 0; i < n; i++)
         a->tokens += c->waves[waves[i]].ninsts;
     a->scopes++;
-    return scope(c, a->rowk, waves, 0, n, a->raw, &a->wk);
+    return scope(c, a->tab, waves, 0, n, a->raw, &a->wk);
 }
 
 void an_hidden_acc_merge(an_hidden_acc *into, const an_hidden_acc *from)
@@ -697,9 +888,10 @@ void an_hidden_acc_free(an_hidden_acc *a)
     for (int k = 0; k < NRAW; k++)
         free(a->wk.raw[k].v);
     free(a->wk.ends);
-    free(a->wk.maxc);
-    free(a->wk.toks);
-    free(a->rowk);
+    free(a->wk.segs);
+    for (int l = 0; l < NL; l++)
+        free(a->wk.tl[l].v);
+    free(a->tab);
     free(a->raw);
     free(a);
 }
