@@ -346,7 +346,9 @@ static int cmp_stall_desc(const void *a, const void *b)
     return x->row < y->row ? -1 : (x->row > y->row);
 }
 
-static int hub_sources(const kr_capture *c, an_stalls *out)
+/* bucket[i]: the hub bucket of row i, for rows with stall (computed once:
+ * a row is looked at by its source group and by the totals). */
+static int hub_sources(const kr_capture *c, const uint8_t *bucket, an_stalls *out)
 {
     size_t n = 0;
     src_ref *refs = calloc(c->nrows ? c->nrows : 1, sizeof *refs);
@@ -376,7 +378,7 @@ static int hub_sources(const kr_capture *c, an_stalls *out)
             g->stall = sat_add(g->stall, r->stall);
             g->latency = sat_add(g->latency, r->latency);
             if (r->stall > 0) {
-                an_hub_bucket b = an_hub_bucket_of(r->isa);
+                an_hub_bucket b = (an_hub_bucket)bucket[refs[j].row];
                 size_t s = 0;
                 while (s < nseen && seen[s] != b)
                     s++;
@@ -406,6 +408,9 @@ int an_stalls_compute(const kr_capture *c, an_stalls *out)
     uint64_t hub_stall[AN_HUB_COUNT] = {0}, hub_rows[AN_HUB_COUNT] = {0};
     size_t nseen = 0;
     size_t nstalled = 0;
+    uint8_t *bucket = calloc(c->nrows ? c->nrows : 1, 1);
+    if (!bucket)
+        return KR_INTERNAL;
     for (size_t i = 0; i < c->nrows; i++) {
         const kr_code_row *r = &c->rows[i];
         if (r->line == 0)
@@ -417,6 +422,7 @@ int an_stalls_compute(const kr_capture *c, an_stalls *out)
             continue;
         nstalled++;
         an_hub_bucket b = an_hub_bucket_of(r->isa);
+        bucket[i] = (uint8_t)b;
         if (hub_rows[b] == 0)
             seen[nseen++] = b;
         hub_stall[b] = sat_add(hub_stall[b], r->stall);
@@ -463,6 +469,7 @@ int an_stalls_compute(const kr_capture *c, an_stalls *out)
         out->hub_top = calloc(nstalled, sizeof *out->hub_top);
         if (!refs || !out->hub_top) {
             free(refs);
+            free(bucket);
             an_stalls_free(out);
             return KR_INTERNAL;
         }
@@ -477,7 +484,9 @@ int an_stalls_compute(const kr_capture *c, an_stalls *out)
         free(refs);
     }
 
-    if (hub_sources(c, out) != 0) {
+    int hs = hub_sources(c, bucket, out);
+    free(bucket);
+    if (hs != 0) {
         an_stalls_free(out);
         return KR_INTERNAL;
     }
