@@ -1,6 +1,7 @@
 /* stream.c — see stream.h. */
 #include "analyzer/stream.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,6 @@
 /* One thread's accumulators. */
 typedef struct worker_acc {
     an_classes_acc classes;          /* also the records an_totals counts */
-    an_hidden_acc *hidden;
     an_waits_acc *waits;
     an_phases_acc *phases;
     int rc;                          /* first failure of this worker */
@@ -25,6 +25,14 @@ struct an_stream {
     an_state_sums *per_wave;         /* per wave of the capture (each written once) */
     size_t *ntimeline;
     an_phases phases;                /* loops and phases from the code rows */
+    /* Hidden latency: one accumulator, one group at a time. Its buffers
+     * grow to the largest group (a few times the group's records), so one
+     * set of them is what memory can afford; a thread that finishes a
+     * group while another's runs waits, which costs little since a
+     * group's hidden latency takes less time than parsing a group. */
+    an_hidden_acc *hidden;
+    pthread_mutex_t hidden_mu;
+    int hidden_mu_ok;
     int phases_taken;
     atomic_int mismatch;             /* a wave's own (SE, SIMD) differs from filenames.json */
 };
@@ -43,7 +51,6 @@ static void free_workers(an_stream *s)
 {
     for (int k = 0; s->w && k < s->nworkers; k++) {
         an_classes_acc_free(&s->w[k].classes);
-        an_hidden_acc_free(s->w[k].hidden);
         an_waits_acc_free(s->w[k].waits);
         an_phases_acc_free(s->w[k].phases);
     }
@@ -57,6 +64,9 @@ void an_stream_free(an_stream *s)
     if (!s)
         return;
     free_workers(s);
+    an_hidden_acc_free(s->hidden);
+    if (s->hidden_mu_ok)
+        pthread_mutex_destroy(&s->hidden_mu);
     free(s->per_wave);
     free(s->ntimeline);
     if (!s->phases_taken)
@@ -82,11 +92,12 @@ static int sink_begin(void *acc, const kr_capture *c, int workers, unsigned *kee
     if (!s->w || !s->per_wave || !s->ntimeline)
         return KR_INTERNAL;
     int rc = an_phases_begin(c, &s->phases);
+    if (!rc && (!(s->hidden = an_hidden_acc_new(c)) || !(s->hidden_mu_ok = pthread_mutex_init(&s->hidden_mu, NULL) == 0)))
+        rc = KR_INTERNAL;
     for (int k = 0; k < s->nworkers && !rc; k++) {
         worker_acc *w = &s->w[k];
         rc = an_classes_acc_init(c, &w->classes);
-        if (!rc && (!(w->hidden = an_hidden_acc_new(c)) || !(w->waits = an_waits_acc_new()) ||
-                    !(w->phases = an_phases_acc_new(c, &s->phases))))
+        if (!rc && (!(w->waits = an_waits_acc_new()) || !(w->phases = an_phases_acc_new(c, &s->phases))))
             rc = KR_INTERNAL;
     }
     return rc;
@@ -124,7 +135,9 @@ static int sink_group(void *acc, const kr_capture *c, const size_t *waves, size_
     if (s->deferred)
         return 0;
     worker_acc *w = &s->w[worker < s->nworkers ? worker : 0];
-    int rc = an_hidden_acc_scope(w->hidden, c, waves, n);
+    pthread_mutex_lock(&s->hidden_mu);
+    int rc = an_hidden_acc_scope(s->hidden, c, waves, n);
+    pthread_mutex_unlock(&s->hidden_mu);
     if (rc && !w->rc)
         w->rc = rc;
     return rc;
@@ -158,7 +171,6 @@ static int merge(an_stream *s)
     for (int k = 1; k < s->nworkers && !rc; k++) {
         worker_acc *to = &s->w[0], *from = &s->w[k];
         an_classes_acc_merge(&to->classes, &from->classes);
-        an_hidden_acc_merge(to->hidden, from->hidden);
         rc = an_waits_acc_merge(to->waits, from->waits);
         if (!rc)
             rc = an_phases_acc_merge(to->phases, from->phases);
@@ -188,7 +200,7 @@ int an_stream_classes(an_stream *s, const kr_capture *c, an_classes *out)
 
 int an_stream_hidden(an_stream *s, const kr_capture *c, const an_hidden_opts *opts, an_hidden *out)
 {
-    return an_hidden_finish(c, s->w[0].hidden, opts, out);
+    return an_hidden_finish(c, s->hidden, opts, out);
 }
 
 int an_stream_waits(an_stream *s, const kr_capture *c, const an_waits_opts *opts, an_waits *out)
