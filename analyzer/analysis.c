@@ -21,6 +21,7 @@ typedef struct {
     an_waits_opts waits;
     an_hidden_opts hidden;
     an_stream *stream;               /* wave-dependent results come from here; NULL: from c's waves */
+    int no_flow;                     /* waits, hidden latency and phases are skipped */
     int rc[T_COUNT];
 } an_job;
 
@@ -31,6 +32,8 @@ static void run_module(void *ctx, size_t task, int worker)
     const kr_capture *c = j->c;
     an_analysis *out = j->out;
     int rc = 0;
+    if (j->no_flow && (task == 0 || task == 1 || task == 8))
+        return;                      /* hidden latency, waits, phases */
     switch (task) {
     /* Costliest first, so two threads finish together. */
     case 0: rc = j->stream ? an_stream_hidden(j->stream, c, &j->hidden, &out->hidden)
@@ -74,6 +77,7 @@ static int analyze(const kr_capture *c, const an_analysis_opts *opts, an_stream 
         if (opts->context)
             job.hot.context = opts->context;
         job.occ.target = opts->target;
+        job.no_flow = opts->no_flow;
         if (opts->threads > 1)
             threads = opts->threads;
     }
@@ -96,7 +100,7 @@ static int analyze(const kr_capture *c, const an_analysis_opts *opts, an_stream 
     if (!rc)
         rc = an_advice_compute(c, &out->totals, &out->states, &out->stalls, &out->sources,
                                &out->occupancy, &out->advice);
-    if (!rc)
+    if (!rc && !job.no_flow)
         rc = an_advice_add_flow(c, &out->waits, &out->phases, &out->hidden, &out->advice);
     if (!rc)
         rc = an_advice_add_roofline(&out->roofline, &out->advice);

@@ -28,6 +28,9 @@ typedef struct an_analysis_opts {
     size_t context;          /* disassembly context rows each side */
     const char *target;      /* --target override, NULL to detect */
     an_roofline_opts roof;   /* device, --flops/--bytes/--time-ns/--ceiling */
+    int no_flow;             /* skip waits, hidden latency and phases (and their advice):
+                                their results stay empty; for callers that read none of
+                                them (compare) */
 } an_analysis_opts;
 
 typedef struct an_analysis {

@@ -18,6 +18,7 @@ typedef struct worker_acc {
 
 struct an_stream {
     int keep_timelines;
+    int flow;                        /* waits, hidden latency and phases are accumulated */
     int deferred;                    /* records kept; an_analyze runs at the end */
     int begun, merged;
     int nworkers;
@@ -37,13 +38,14 @@ struct an_stream {
     atomic_int mismatch;             /* a wave's own (SE, SIMD) differs from filenames.json */
 };
 
-an_stream *an_stream_new(int keep_timelines)
+an_stream *an_stream_new(int keep_timelines, int flow)
 {
     an_stream *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     atomic_init(&s->mismatch, 0);
     s->keep_timelines = keep_timelines;
+    s->flow = flow;
     return s;
 }
 
@@ -79,7 +81,7 @@ static int sink_begin(void *acc, const kr_capture *c, int workers, unsigned *kee
     an_stream *s = acc;
     *keep = s->keep_timelines ? KR_SINK_KEEP_TIMELINES : 0;
     s->begun = 1;
-    if (an_phases_needs_streams(c)) {
+    if (s->flow && an_phases_needs_streams(c)) {
         /* an_analyze runs at the end, on the whole model */
         s->deferred = 1;
         *keep |= KR_SINK_KEEP_RECORDS | KR_SINK_KEEP_TIMELINES;
@@ -91,6 +93,12 @@ static int sink_begin(void *acc, const kr_capture *c, int workers, unsigned *kee
     s->ntimeline = calloc(c->nwaves ? c->nwaves : 1, sizeof *s->ntimeline);
     if (!s->w || !s->per_wave || !s->ntimeline)
         return KR_INTERNAL;
+    if (!s->flow) {
+        for (int k = 0; k < s->nworkers; k++)
+            if (an_classes_acc_init(c, &s->w[k].classes))
+                return KR_INTERNAL;
+        return 0;
+    }
     int rc = an_phases_begin(c, &s->phases);
     if (!rc && (!(s->hidden = an_hidden_acc_new(c)) || !(s->hidden_mu_ok = pthread_mutex_init(&s->hidden_mu, NULL) == 0)))
         rc = KR_INTERNAL;
@@ -120,6 +128,8 @@ static int sink_wave(void *acc, const kr_capture *c, size_t wi, int worker)
     an_classes_acc_wave(&w->classes, wave);
     an_states_wave(wave, &s->per_wave[wi]);
     s->ntimeline[wi] = wave->ntimeline;
+    if (!s->flow)
+        return 0;
     int rc = an_waits_acc_wave(w->waits, c, wi);
     if (!rc && s->phases.nloops)
         rc = an_phases_acc_wave(w->phases, c, &s->phases, wi);
@@ -132,7 +142,7 @@ static int sink_wave(void *acc, const kr_capture *c, size_t wi, int worker)
 static int sink_group(void *acc, const kr_capture *c, const size_t *waves, size_t n, int worker)
 {
     an_stream *s = acc;
-    if (s->deferred)
+    if (s->deferred || !s->flow)
         return 0;
     worker_acc *w = &s->w[worker < s->nworkers ? worker : 0];
     pthread_mutex_lock(&s->hidden_mu);
@@ -171,6 +181,8 @@ static int merge(an_stream *s)
     for (int k = 1; k < s->nworkers && !rc; k++) {
         worker_acc *to = &s->w[0], *from = &s->w[k];
         an_classes_acc_merge(&to->classes, &from->classes);
+        if (!s->flow)
+            continue;
         rc = an_waits_acc_merge(to->waits, from->waits);
         if (!rc)
             rc = an_phases_acc_merge(to->phases, from->phases);

@@ -24,8 +24,9 @@
 
 typedef struct an_stream an_stream;
 
-/* NULL when out of memory. */
-an_stream *an_stream_new(int keep_timelines);
+/* NULL when out of memory. flow 0: the waits, hidden latency and phases
+ * are not accumulated (for an an_analyze_stream with opts->no_flow). */
+an_stream *an_stream_new(int keep_timelines, int flow);
 /* The sink to put in the loader's options; valid while s lives. */
 kr_wave_sink an_stream_sink(an_stream *s);
 /* After the load of c through the sink: the analysis, as an_analyze(c,

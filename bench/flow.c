@@ -58,7 +58,7 @@ static int full_run(const char *dir, size_t *bytes)
     an_stream *stream = NULL;
     kr_err err;
     kr_err_clear(&err);
-    if (cli_load_streamed(dir, &bo, 0, 0, &c, &stream, &err)) {
+    if (cli_load_streamed(dir, &bo, 0, 0, 1, &c, &stream, &err)) {
         char msg[1024];
         kr_err_format(&err, msg, sizeof msg);
         fprintf(stderr, "bench_flow: %s\n", msg);

@@ -207,7 +207,7 @@ int cmd_analyze(int argc, char **argv)
         bo.results_path = o.results;
         bo.skip_wstates = 1;
         bo.label = ex ? ex->captures[i].label : NULL;
-        if ((rc = cli_load_streamed(dirs[i], &bo, o.in_memory, want_html, &caps[i], &streams[i], &err))) {
+        if ((rc = cli_load_streamed(dirs[i], &bo, o.in_memory, want_html, 1, &caps[i], &streams[i], &err))) {
             rc = fail(&err);
             goto done;
         }

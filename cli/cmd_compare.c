@@ -300,13 +300,16 @@ static int load_capture(const bundle_source *src, const char *dir, const char *l
     bo.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
     bo.label = label && *label ? label : NULL;
     /* The waves stream through the analyses (no comparison reads them
-     * afterwards, and the compare HTML draws no timeline). */
+     * afterwards, and the compare HTML draws no timeline). The comparison
+     * reads totals, states, classes, stalls, sources and occupancy: the
+     * flow analyses (waits, hidden latency, phases) are not run. */
     an_stream *stream;
-    int rc = cli_load_streamed(dir, &bo, 0, 0, &l->cap, &stream, err);
+    int rc = cli_load_streamed(dir, &bo, 0, 0, 0, &l->cap, &stream, err);
     if (rc)
         return rc;
     an_analysis_opts ao = {0};
     ao.threads = bo.threads;
+    ao.no_flow = 1;
     cli_roof_for(&roof, l->cap, &ao.roof);
     rc = cli_analyze_loaded(stream, l->cap, &ao, &l->an);
     an_stream_free(stream);

@@ -14,7 +14,7 @@ void cli_memory_setup(void)
 #endif
 }
 
-int cli_load_streamed(const char *dir, const bundle_opts *bo, int in_memory, int keep_timelines,
+int cli_load_streamed(const char *dir, const bundle_opts *bo, int in_memory, int keep_timelines, int flow,
                       kr_capture **cap, an_stream **stream, kr_err *err)
 {
     bundle_opts o = *bo;
@@ -23,7 +23,7 @@ int cli_load_streamed(const char *dir, const bundle_opts *bo, int in_memory, int
     an_stream *s = NULL;
     kr_wave_sink sink;
     if (!in_memory) {
-        if (!(s = an_stream_new(keep_timelines)))
+        if (!(s = an_stream_new(keep_timelines, flow)))
             return kr_err_set(err, KR_INTERNAL, dir, NULL, "out of memory");
         sink = an_stream_sink(s);
         o.sink = &sink;

@@ -17,9 +17,11 @@ void cli_memory_setup(void);
  * receives the accumulators for cli_analyze_loaded, or NULL when in_memory
  * is set or when the capture had to be loaded whole (its wave files'
  * (SE, SIMD) differ from filenames.json, an_stream_exact). keep_timelines:
- * the timelines stay in the model (the HTML charts draw them). Returns 0
+ * the timelines stay in the model (the HTML charts draw them). flow 0: the
+ * waits, hidden latency and phases are not accumulated (analyze with
+ * an_analysis_opts.no_flow). Returns 0
  * or an error code with err filled; on failure nothing is left to free. */
-int cli_load_streamed(const char *dir, const bundle_opts *bo, int in_memory, int keep_timelines,
+int cli_load_streamed(const char *dir, const bundle_opts *bo, int in_memory, int keep_timelines, int flow,
                       kr_capture **cap, an_stream **stream, kr_err *err);
 
 /* The analysis of a capture cli_load_streamed returned: an_analyze_stream
