@@ -83,6 +83,8 @@ static int analyze(const kr_capture *c, const an_analysis_opts *opts, an_stream 
     }
     job.waits.n = job.hot.n;
     job.hidden.n = job.hot.n;
+    if (job.no_flow)
+        out->phases.main_loop = AN_PHASE_NONE;   /* the empty result the report reads */
     kr_parallel_for(T_COUNT, threads, run_module, &job);
     int rc = 0;
     for (int t = 0; t < T_COUNT && !rc; t++)   /* the first failure in module order */
