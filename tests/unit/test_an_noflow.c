@@ -10,6 +10,8 @@
 #include "analyzer/analysis.h"
 #include "analyzer/stream.h"
 #include "bundle/capture.h"
+#include "common/buf.h"
+#include "report/report.h"
 #include "report/sections.h"
 #include "tests/unit/t.h"
 
@@ -56,6 +58,15 @@ static void check(const char *dir, const char *label)
     same_section(rep_json_stalls(&a.stalls), rep_json_stalls(&b.stalls), "stalls", label);
     same_section(rep_json_sources(&a.sources), rep_json_sources(&b.sources), "sources", label);
     same_section(rep_json_occupancy(&a.occupancy), rep_json_occupancy(&b.occupancy), "occupancy", label);
+    /* the lean analysis renders (its flow sections empty) */
+    const an_analysis *bp = &b;
+    rep_meta meta = {"capture", NULL, "kreport analyze capture -o OUTPUT_DIR"};
+    kr_buf md = {0}, js = {0};
+    T_EQ_I64(rep_analysis_markdown(&bp, &label, 1, &meta, &md), 0);
+    T_EQ_I64(rep_analysis_json(&bp, &label, 1, &meta, &js), 0);
+    T_CHECK(md.len > 0 && js.len > 0);
+    kr_buf_free(&md);
+    kr_buf_free(&js);
 
     /* streamed with flow 0: the same as the lean in-memory analysis */
     an_stream *s = an_stream_new(0, 0);
