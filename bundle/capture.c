@@ -279,6 +279,17 @@ static void map_rows(const batch *b, const kr_capture *code, kr_wave *w)
     }
 }
 
+/* code.json's part of the model, from its side task into c. */
+static void take_code(kr_capture *c, const kr_capture *code)
+{
+    c->layout = code->layout;
+    c->code_version = code->code_version;
+    c->rows = code->rows;
+    c->nrows = code->nrows;
+    c->line_to_row = code->line_to_row;
+    c->nline_map = code->nline_map;
+}
+
 static void run_side(batch *b, int id)
 {
     side_task *t = &b->side[id];
@@ -599,13 +610,7 @@ static void stream_open(stream_job *j, int ok)
     kr_capture *c = b->c;
     int gate = -1;
     if (ok) {
-        const kr_capture *code = &b->side[SIDE_CODE].c;
-        c->layout = code->layout;
-        c->code_version = code->code_version;
-        c->rows = code->rows;
-        c->nrows = code->nrows;
-        c->line_to_row = code->line_to_row;
-        c->nline_map = code->nline_map;
+        take_code(c, &b->side[SIDE_CODE].c);
         if (j->sink->begin && j->sink->begin(j->sink->acc, c, j->threads, &j->keep))
             j->begin_rc = KR_INTERNAL;
         else
@@ -783,13 +788,7 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
         }
     }
     if (!rc) {
-        const kr_capture *code = &b->side[SIDE_CODE].c;
-        c->layout = code->layout;
-        c->code_version = code->code_version;
-        c->rows = code->rows;
-        c->nrows = code->nrows;
-        c->line_to_row = code->line_to_row;
-        c->nline_map = code->nline_map;
+        take_code(c, &b->side[SIDE_CODE].c);
         for (unsigned k = 0; k < KR_STATE_COUNT; k++)
             c->wstates[k] = b->side[SIDE_WSTATES0 + k].c.wstates[k];
         c->occupancy = b->side[SIDE_OCCUPANCY].c.occupancy;
