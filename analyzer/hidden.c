@@ -24,16 +24,18 @@ typedef struct iset {
     size_t n, cap;
 } iset;
 
-/* The capacity to grow to for n elements (doubling from 256), or 0 when
- * cap already holds them. */
+/* The capacity to grow to for n elements (exactly n: the callers know
+ * the count or a tight bound), or 0 when cap already holds them. */
 static size_t grown(size_t cap, size_t n)
 {
-    if (cap >= n)
-        return 0;
-    size_t c = cap ? cap : 256;
-    while (c < n)
-        c *= 2;
-    return c;
+    return cap >= n ? 0 : n;
+}
+
+/* The next capacity of a list that grows while it is written (pass 1):
+ * by a quarter, so that the unused tail stays small. */
+static size_t more(size_t cap)
+{
+    return cap + cap / 4 + 256;
 }
 
 /* Room for n intervals and the two sentinels; the leading one is written. */
@@ -86,6 +88,21 @@ static int reserve(ilist *s, size_t n)
         s->cap = cap;
     }
     return 0;
+}
+
+/* Frees a buffer that the rest of the scope does not need. */
+static void drop(ilist *s)
+{
+    free(s->v);
+    s->v = NULL;
+    s->n = s->cap = 0;
+}
+
+static void drop_set(iset *s)
+{
+    free(s->v);
+    s->v = NULL;
+    s->n = s->cap = 0;
 }
 
 static int by_begin(const void *a, const void *b)
@@ -397,8 +414,7 @@ enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCA
  * < nrows: tokens without a row add to nothing and are not kept) and the
  * end of the token before it. */
 typedef struct wtok {
-    const kr_inst *r;
-    int64_t last;                    /* the wave's begin or the previous token's clock + cycles */
+    const kr_inst *r;                /* never a wave's first record: last is r[−1]'s end (last_of) */
 } wtok;
 
 /* A run of consecutive quiet VALU records of one wave [first, end), whose
@@ -408,20 +424,54 @@ typedef struct qseg {
     int64_t hi;
 } qseg;
 
+/* The end of the token before r (clock + cycles of the record before
+ * it), for a record that is not the first of its wave. */
+static inline __attribute__((always_inline)) int64_t last_of(const kr_inst *r)
+{
+    uint32_t st = r[-1].stall, du = r[-1].dur;
+    return (int64_t)r[-1].time + (du > st ? du : st);
+}
+
+/* The first records of the scope's waves that are tokens of a list:
+ * kept apart with their last (the wave's begin), at most one per wave. */
+typedef struct firsts {
+    wtok *r;                         /* NL × waves: [l * nw ..] those of list l */
+    int64_t *last;
+    size_t n[NL], cap;               /* per list; room for cap waves */
+} firsts;
+
 typedef struct tlist {
     wtok *v;
     size_t cap;
 } tlist;
 
+/* The sizes of the last scope, per token (see estimate): the busy lists
+ * (with their run_ends), the token lists, the segments. */
+enum { H_RAW = 0, H_TL = 4, H_SEGS = H_TL + NL, NHINT };
+
+/* The scope's buffers. Each is allocated when its phase starts and freed
+ * when the scope no longer needs it (see scope), so that the peak is that
+ * of the largest phase, not the sum of all. */
 typedef struct work {
     ilist raw[NRAW];
     iset sets[NSETS];
     size_t *ends;                    /* run ends: 4 lists × waves of the scope */
     size_t nends;
-    tlist tl[NL];                    /* pass-2 tokens per L_* (kept across scopes) */
-    qseg *segs;                      /* pass-3 segments (kept across scopes) */
+    tlist tl[NL];                    /* pass-2 tokens per L_* */
+    qseg *segs;                      /* pass-3 segments */
     size_t nsegs, segcap;
+    size_t hint[NHINT], hint_tokens; /* the last scope's counts and tokens */
+    firsts fs;
 } work;
+
+/* The first capacity of a list that grows in pass 1: the last scope's
+ * count scaled to this scope's tokens (scopes of a capture are usually
+ * alike), plus a margin. */
+static size_t estimate(const work *wk, int h, size_t tokens)
+{
+    size_t n = wk->hint_tokens ? (size_t)((double)wk->hint[h] * (double)tokens / (double)wk->hint_tokens) : tokens / 8;
+    return n + n / 32 + 256;
+}
 
 /* The acc's table: [m * 256 + category] the busy list (L_*) of a record
  * (m = 1 for a matrix row), then from TAB_ROWS on [row] = m. */
@@ -431,7 +481,7 @@ typedef struct work {
  * *q and *e move with it. */
 static int grow_list(tlist *t, wtok **q, wtok **e)
 {
-    size_t n = (size_t)(*q - t->v), cap = t->cap ? 2 * t->cap : 1024;
+    size_t n = (size_t)(*q - t->v), cap = more(t->cap);
     wtok *v = realloc(t->v, cap * sizeof *v);
     if (!v)
         return KR_INTERNAL;
@@ -444,7 +494,7 @@ static int grow_list(tlist *t, wtok **q, wtok **e)
 
 static int grow_segs(work *wk)
 {
-    size_t cap = wk->segcap ? 2 * wk->segcap : 1024;
+    size_t cap = more(wk->segcap);
     qseg *v = realloc(wk->segs, cap * sizeof *v);
     if (!v)
         return KR_INTERNAL;
@@ -454,19 +504,19 @@ static int grow_segs(work *wk)
 }
 
 /* Appends a token to list l (q[l] .. e[l] the free part). */
-#define PUSH(wk_, q_, e_, l_, r_, last_) do { \
+#define PUSH(wk_, q_, e_, l_, r_) do { \
         if ((q_)[l_] == (e_)[l_] && grow_list(&(wk_)->tl[l_], &(q_)[l_], &(e_)[l_])) \
             return KR_INTERNAL; \
-        wtok *x_ = (q_)[l_]++; \
-        x_->r = (r_); \
-        x_->last = (last_); \
+        ((q_)[l_]++)->r = (r_); \
     } while (0)
 
 /* Pass 2 over one token list: t = H(tset) (the second candidate, which
  * wins ties), u = H(uset) when has_u; the larger total is added to the
  * token's row. Inlined per list so the flags are constants. mrow (the
- * matrix flags per row, or NULL) marks tokens whose t leaves out issue. */
-static inline __attribute__((always_inline)) void eval(const wtok *x, const wtok *xend, const iset *tset, int t_issue,
+ * matrix flags per row, or NULL) marks tokens whose t leaves out issue.
+ * lasts: the tokens' lasts (first records of waves), or NULL: last_of. */
+static inline __attribute__((always_inline)) void eval(const wtok *x, const wtok *xend, const int64_t *lasts,
+                                                       const iset *tset, int t_issue,
                                                        const iset *uset, int u_issue, int has_u, int64_t *raw,
                                                        const uint8_t *mrow)
 {
@@ -474,7 +524,7 @@ static inline __attribute__((always_inline)) void eval(const wtok *x, const wtok
     for (; x < xend; x++) {
         const kr_inst *r = x->r;
         uint32_t st = r->stall, du = r->dur;
-        int64_t last = x->last, clock = (int64_t)r->time;
+        int64_t last = lasts ? *lasts++ : last_of(r), clock = (int64_t)r->time;
         int64_t s1 = clock + st, end = clock + (du > st ? du : st);
         /* the VALU list holds the MATRIX tokens too (mrow[row] = 1):
          * their H(wmma) leaves out issue, which end = s1 does */
@@ -535,25 +585,57 @@ typedef struct p1 {
     gq++; \
 } while (0)
 
-/* Pass 1 over the records [r, end) of one wave that begins at `begin`:
- * its runs (each list closed by a run_end), tokens and segments. 0, 1 when
- * the wave breaks §4.2's order (then the caller starts over unordered), or
- * KR_INTERNAL. A function of its own so that the compiler keeps the tight
- * loop's state in registers. */
-static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_inst *end, int64_t begin)
+/* Room in every busy list for the pairs of the next *fit of `left`
+ * records (each record adds at most one pair to each list): *fit <= left,
+ * and *fit > 0 when left > 0, since lists with less than 256 free slots
+ * (or left) grow. Two more slots stay free for the part's last valu run
+ * and the run_ends. q[k] are the lists' write positions (that of the valu
+ * list in *vq), moved with their storage. 0 or KR_INTERNAL. */
+static int room(work *wk, ival **q, ival **vq, size_t left, size_t *fitp)
+{
+    size_t fit = left, want = left < 256 ? left : 256;
+    for (int k = 0; k < 4; k++) {
+        ival **w = k == L_VALU ? vq : &q[k];
+        ilist *s = &wk->raw[k];
+        size_t used = (size_t)(*w - s->v), need = used + 2 + want;
+        if (s->cap < need) {
+            size_t cap = more(s->cap);
+            if (cap < need)
+                cap = need;
+            ival *v = realloc(s->v, cap * sizeof *v);
+            if (!v)
+                return KR_INTERNAL;
+            s->v = v;
+            s->cap = cap;
+            *w = v + used;
+        }
+        size_t free = s->cap - 2 - used;
+        if (free < fit)
+            fit = free;
+    }
+    *fitp = fit;
+    return 0;
+}
+
+/* Pass 1 over the records [r, end), a part of one wave that fits the busy
+ * lists (see room): its runs (the last one too: a run cut at a part's end
+ * is continued by the next part's first run, which util() joins to it,
+ * see RUN), tokens and segments. pb and span as below, from the record
+ * before r or the wave's begin. 0, 1 when the wave breaks §4.2's order
+ * (then the caller starts over unordered), or KR_INTERNAL. A function of
+ * its own so that the compiler keeps the tight loop's state in registers. */
+static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_inst *end, uint64_t pb, uint64_t span)
 {
     const uint8_t *tab = p->tab;
     const uint32_t nrows = p->nrows;
-    /* next segment, end of storage (segs is allocated with the acc) */
-    qseg *gq = p->wk->segs ? p->wk->segs + p->wk->nsegs : NULL;
-    qseg *ge = p->wk->segs ? p->wk->segs + p->wk->segcap : NULL;
+    /* next segment, end of storage (segs is allocated before pass 1) */
+    qseg *gq = p->wk->segs + p->wk->nsegs, *ge = p->wk->segs + p->wk->segcap;
     /* pb = prev_b, the previous record's clock + stall (§4.2: the
      * next clock is not before it), and span = last − prev_b, where
      * last is the previous token's clock + cycles (so span is its
      * issue length, >= 0); both modular: before the first record
      * prev_b is "−∞" and last is the wave's begin. Then prev_b <=
      * clock <= last is the one unsigned test clock − pb <= span. */
-    uint64_t pb = (uint64_t)INT64_MIN, span = (uint64_t)begin - pb;
     /* The valu list gets runs (RUN), the others their pairs as they come
      * (util's input may be either, see RUN). */
     int64_t vb = INT64_MIN, ve = INT64_MIN;
@@ -612,7 +694,7 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
         if (x->cat == KR_CAT_VALU && !m) {  /* the common case: a VALU token with idle or stall */
             RUN(vb, ve, vq, b, len);
             if (row < nrows)
-                PUSH(p->wk, p->tq, p->te, L_VALU, x, prev);
+                PUSH(p->wk, p->tq, p->te, L_VALU, x);
             continue;
         }
         unsigned l = tab[(m << 8) + x->cat];
@@ -638,7 +720,7 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
             break;
         }
         if (row < nrows)
-            PUSH(p->wk, p->tq, p->te, l, x, prev);
+            PUSH(p->wk, p->tq, p->te, l, x);
     }
     if (vb != INT64_MIN) {
         vq->b = vb;
@@ -646,9 +728,113 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
         vq++;
     }
     p->lq[L_VALU] = vq;
+    p->wk->nsegs = (size_t)(gq - p->wk->segs);
+    return 0;
+}
+
+/* Pass 3: quiet VALU tokens inside MFMA busy time (mm = wmma, not
+ * empty). A quiet VALU token's result is H(wmma) = |[clock, clock +
+ * duration) ∩ wmma| (stall 0, cycles = duration). A segment whose span
+ * [first clock, hi) meets no wmma interval adds nothing; otherwise each of
+ * its records adds cov(end) − cov(clock). Within a wave the segments and
+ * their records come in time order (§4.2 holds here), so the cursor mostly
+ * steps forward; it goes back (bisection) at a wave change. */
+static void quiet(const iset *mm, const qseg *g, const qseg *gend, uint32_t nrows, int64_t *raw)
+{
+    const seg *v = mm->v;
+    size_t k = 1;
+    for (; g < gend; g++) {
+        k = move_to(mm, v, k, (int64_t)g->first->time);
+        if (v[k].b >= g->hi)
+            continue;
+        for (const kr_inst *x = g->first; x < g->end; x++) {
+            int64_t clock = (int64_t)x->time, e = clock + x->dur;
+            k = move_to(mm, v, k, clock);
+            if (v[k].b >= e || x->row >= nrows)
+                continue;
+            size_t i = k;
+            int64_t c0 = clock > v[i].b ? v[i].pre + (clock - v[i].b) : v[i].pre;
+            raw[3 * (size_t)x->row + 2] += fwd(mm, v, &i, e) - c0;
+        }
+    }
+}
+
+/* Trims a union to its length (its bound was the sum of both inputs). */
+static void fit_set(iset *s)
+{
+    if (s->cap > s->n + 2 + 64) {
+        seg *v = realloc(s->v, (s->n + 2) * sizeof *v);
+        if (v) {
+            s->v = v;
+            s->cap = s->n + 2;
+        }
+    }
+}
+
+/* Whether a buffer of cap elements holding n is worth shrinking: more
+ * unused than the estimates leave (see estimate). */
+static int slack(size_t cap, size_t n)
+{
+    return cap - n > n / 8 + 512;
+}
+
+static void drop_tl(tlist *t)
+{
+    free(t->v);
+    t->v = NULL;
+    t->cap = 0;
+}
+
+/* Room for n tokens in a list that pass 1 grows further if needed. */
+static int reserve_tl(tlist *t, size_t n)
+{
+    if (t->cap >= n)
+        return 0;
+    wtok *v = realloc(t->v, n * sizeof *v);
+    if (!v)
+        return KR_INTERNAL;
+    t->v = v;
+    t->cap = n;
+    return 0;
+}
+
+/* Pass 1 over one wave, in parts that fit the busy lists (room), the
+ * first record on its own (its token, if any, goes to firsts), then the
+ * lists' run_ends. 0, 1 (§4.2 broken) or KR_INTERNAL. */
+static int wave_pass1(p1 *p, const kr_wave *w)
+{
+    const kr_inst *r = w->insts, *end = w->ninsts ? w->insts + w->ninsts : w->insts;
+    size_t fit;
+    if (room(p->wk, p->lq, &p->lq[L_VALU], w->ninsts, &fit))   /* also the closing slots of an empty wave */
+        return KR_INTERNAL;
+    if (r < end) {
+        wtok *before[NL];
+        memcpy(before, p->tq, sizeof before);
+        uint64_t pb = (uint64_t)INT64_MIN;
+        int rc = wave1(p, r, r + 1, pb, (uint64_t)(int64_t)w->begin - pb);
+        if (rc)
+            return rc;
+        for (int l = 0; l < NL; l++)
+            if (p->tq[l] != before[l]) {
+                firsts *f = &p->wk->fs;
+                p->tq[l]--;
+                f->r[(size_t)l * f->cap + f->n[l]].r = r;
+                f->last[(size_t)l * f->cap + f->n[l]++] = (int64_t)w->begin;
+            }
+        r++;
+    }
+    while (r < end) {
+        if (room(p->wk, p->lq, &p->lq[L_VALU], (size_t)(end - r), &fit))
+            return KR_INTERNAL;
+        /* the state after r[−1]: prev_b and the length of its issue */
+        uint32_t st = r[-1].stall, du = r[-1].dur;
+        int rc = wave1(p, r, r + fit, r[-1].time + st, (uint64_t)((du > st ? du : st) - st));
+        if (rc)
+            return rc;
+        r += fit;
+    }
     for (int k = 0; k < 4; k++)
         *p->lq[k]++ = run_end;
-    p->wk->nsegs = gq ? (size_t)(gq - p->wk->segs) : 0;
     return 0;
 }
 
@@ -660,17 +846,23 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
  * H(wmma) — its issue interval inside MFMA busy time — and a quiet MATRIX
  * token has nothing; every other token with a row goes to the list of its
  * type, and the quiet VALU tokens are noted as segments of consecutive
- * records. The busy sets follow (util, uni). Pass 2 evaluates each token
- * list with the §8.4 table; pass 3 adds the overlap of each quiet VALU
- * token with the wmma intervals, skipping whole segments far from them.
- * With records out of order (§4.2 broken) every pair goes to util() on its
- * own and every token takes pass 2. The buffers live in wk and only grow,
- * so the memory is that of the largest scope. */
+ * records. Then, one token type at a time, the sets it needs are built
+ * (util, uni), its tokens are evaluated with the §8.4 table (pass 2) and
+ * what no later step reads is freed: valu and wmma serve the VALU tokens
+ * and pass 3 (the overlap of each quiet VALU token with the wmma
+ * intervals, skipping whole segments far from them), math = valu ∪ wmma
+ * and vmem the VMEM tokens, vector = math ∪ vmem and scal the SALU ones,
+ * all = vector ∪ scal the rest. So the memory at any time is that of one
+ * phase, not of all sets and lists together. The additions to raw are
+ * integer sums, so their order does not matter. With records out of order
+ * (§4.2 broken) every pair goes to util() on its own and every token takes
+ * pass 2. The pass-1 lists start at the last scope's sizes (estimate). */
 static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, size_t lo, size_t hi,
                  int64_t *raw, work *wk)
 {
     iset *sets = wk->sets;
     ilist *rl = wk->raw;
+    tlist *tl = wk->tl;
     size_t nw = hi - lo, tokens = 0;
     for (size_t o = lo; o < hi; o++)
         tokens += c->waves[order[o]].ninsts;
@@ -682,9 +874,32 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
         wk->nends = 4 * nw;
     }
     for (int k = RAW_VALU; k <= RAW_SCAL; k++)
-        if (reserve(&rl[k], tokens + nw + 1))          /* the pairs and a run_end per wave */
+        if (reserve(&rl[k], estimate(wk, H_RAW + k, tokens) + nw))      /* and a run_end per wave */
             return KR_INTERNAL;
-    ival *lp[4] = {rl[RAW_VALU].v, rl[RAW_WMMA].v, rl[RAW_VMEM].v, rl[RAW_SCAL].v};
+    for (int l = 0; l < NL; l++)
+        if (l != L_WMMA && l != L_MATRIX && reserve_tl(&tl[l], estimate(wk, H_TL + l, tokens)))
+            return KR_INTERNAL;
+    firsts *fs = &wk->fs;
+    if (fs->cap < nw) {
+        wtok *fr = realloc(fs->r, NL * nw * sizeof *fr);
+        if (fr)
+            fs->r = fr;
+        int64_t *fl = realloc(fs->last, NL * nw * sizeof *fl);
+        if (fl)
+            fs->last = fl;
+        if (!fr || !fl)
+            return KR_INTERNAL;
+        fs->cap = nw;
+    }
+    memset(fs->n, 0, sizeof fs->n);
+    size_t ns = estimate(wk, H_SEGS, tokens);
+    if (wk->segcap < ns) {
+        qseg *g = realloc(wk->segs, ns * sizeof *g);
+        if (!g)
+            return KR_INTERNAL;
+        wk->segs = g;
+        wk->segcap = ns;
+    }
     size_t ln[4];                         /* the lists' lengths */
     const uint32_t nrows = (uint32_t)c->nrows;
     int ordered = 1;                      /* every wave follows §4.2 (so its times and begins are sorted) */
@@ -693,15 +908,15 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     cx.nrows = nrows;
     cx.wk = wk;
     for (int k = 0; k < 4; k++)
-        cx.lq[k] = lp[k];
+        cx.lq[k] = rl[k].v;
     for (int l = 0; l < NL; l++) {
-        cx.tq[l] = wk->tl[l].v;
-        cx.te[l] = wk->tl[l].v ? wk->tl[l].v + wk->tl[l].cap : NULL;
+        cx.tq[l] = tl[l].v;
+        cx.te[l] = tl[l].v ? tl[l].v + tl[l].cap : NULL;
     }
     wk->nsegs = 0;
     for (size_t o = lo; o < hi; o++) {
         const kr_wave *w = &c->waves[order[o]];
-        int rc = wave1(&cx, w->insts, w->ninsts ? w->insts + w->ninsts : w->insts, (int64_t)w->begin);
+        int rc = wave_pass1(&cx, w);
         if (rc == 1) {
             ordered = 0;
             break;
@@ -709,16 +924,36 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
         if (rc)
             return rc;
         for (int k = 0; k < 4; k++)
-            wk->ends[(size_t)k * nw + (o - lo)] = (size_t)(cx.lq[k] - lp[k]) - 1;   /* its run_end */
+            wk->ends[(size_t)k * nw + (o - lo)] = (size_t)(cx.lq[k] - rl[k].v) - 1;   /* its run_end */
     }
     for (int k = 0; k < 4; k++)
-        ln[k] = (size_t)(cx.lq[k] - lp[k]);
+        ln[k] = (size_t)(cx.lq[k] - rl[k].v);
     wtok **tq = cx.tq, **te = cx.te;
     if (!ordered) {                       /* every pair to util(), sorted whole; every token to pass 2 */
+        size_t need[4] = {0, 0, 0, 0};
+        for (size_t o = lo; o < hi; o++) {
+            const kr_wave *w = &c->waves[order[o]];
+            for (size_t i = 0; i < w->ninsts; i++) {
+                const kr_inst *r = &w->insts[i];
+                uint32_t row = r->row;
+                unsigned l = tab[(row < nrows ? (unsigned)tab[TAB_ROWS + (size_t)row] << 8 : 0) + r->cat];
+                if (l == L_MATRIX) {
+                    need[L_WMMA]++;
+                    need[L_VALU]++;
+                } else if (l < L_NONE) {
+                    need[l]++;
+                }
+            }
+        }
+        for (int k = 0; k < 4; k++)
+            if (reserve(&rl[k], need[k] + 1))     /* and util()'s run_end */
+                return KR_INTERNAL;
+        ival *lp[4] = {rl[RAW_VALU].v, rl[RAW_WMMA].v, rl[RAW_VMEM].v, rl[RAW_SCAL].v};
         memset(ln, 0, sizeof ln);
+        memset(fs->n, 0, sizeof fs->n);
         for (int l = 0; l < NL; l++) {
-            tq[l] = wk->tl[l].v;
-            te[l] = wk->tl[l].v ? wk->tl[l].v + wk->tl[l].cap : NULL;
+            tq[l] = tl[l].v;
+            te[l] = tl[l].v ? tl[l].v + tl[l].cap : NULL;
         }
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
@@ -739,56 +974,105 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
                     lp[k][ln[k]].b = b;
                     lp[k][ln[k]++].e = b + len;
                 }
-                if (row < nrows)
-                    PUSH(wk, tq, te, l == L_MATRIX ? L_VALU : l, r, last);
+                if (row < nrows) {
+                    unsigned t = l == L_MATRIX ? L_VALU : l;
+                    if (i == 0) {
+                        fs->r[t * fs->cap + fs->n[t]].r = r;
+                        fs->last[t * fs->cap + fs->n[t]++] = last;
+                    } else {
+                        PUSH(wk, tq, te, t, r);
+                    }
+                }
                 last = clock + cyc;
             }
         }
     }
-    for (int k = 0; k < 4; k++) {
-        rl[k].n = ln[k];
-        if (util(&rl[k], &wk->ends[(size_t)k * nw], nw, ordered, &rl[TMP], &sets[VALU + k]))
-            return KR_INTERNAL;
-    }
-    if (uni(&sets[VALU], &sets[WMMA], &sets[MATH]) || uni(&sets[MATH], &sets[VMEM], &sets[VECTOR]) ||
-        uni(&sets[VECTOR], &sets[SCAL], &sets[ALL]))
-        return KR_INTERNAL;
-
-    /* pass 2: the listed tokens, one type at a time (§8.4 table) */
-    const tlist *tl = wk->tl;
-    eval(tl[L_VALU].v, tq[L_VALU], &sets[WMMA], 1, &sets[VALU], 0, 1, raw, tab + TAB_ROWS);
-    eval(tl[L_VMEM].v, tq[L_VMEM], &sets[VMEM], 0, &sets[MATH], 1, 1, raw, NULL);
-    eval(tl[L_SCAL].v, tq[L_SCAL], &sets[SCAL], 0, &sets[VECTOR], 1, 1, raw, NULL);
-    eval(tl[L_NONE].v, tq[L_NONE], &sets[ALL], 1, &sets[ALL], 1, 0, raw, NULL);
-    if (!ordered)
-        return 0;
-
-    /* Pass 3: quiet VALU tokens inside MFMA busy time. A quiet VALU
-     * token's result is H(wmma) = |[clock, clock + duration) ∩ wmma|
-     * (stall 0, cycles = duration). A segment whose span [first clock, hi)
-     * meets no wmma interval adds nothing; otherwise each of its records
-     * adds cov(end) − cov(clock). Within a wave the segments and their
-     * records come in time order (§4.2 holds here), so the cursor mostly
-     * steps forward; it goes back (bisection) at a wave change. */
-    const iset *mm = &sets[WMMA];
-    if (mm->n == 0 || wk->nsegs == 0)
-        return 0;
-    const seg *v = mm->v;
-    size_t k = 1;
-    for (const qseg *g = wk->segs, *gend = wk->segs + wk->nsegs; g < gend; g++) {
-        k = move_to(mm, v, k, (int64_t)g->first->time);
-        if (v[k].b >= g->hi)
-            continue;
-        for (const kr_inst *x = g->first; x < g->end; x++) {
-            int64_t clock = (int64_t)x->time, e = clock + x->dur;
-            k = move_to(mm, v, k, clock);
-            if (v[k].b >= e || x->row >= nrows)
-                continue;
-            size_t i = k;
-            int64_t c0 = clock > v[i].b ? v[i].pre + (clock - v[i].b) : v[i].pre;
-            raw[3 * (size_t)x->row + 2] += fwd(mm, v, &i, e) - c0;
+    /* lists that grew past their estimate give back the unused part */
+    for (int k = 0; k < 4; k++)
+        if (slack(rl[k].cap, ln[k] + 1)) {
+            ival *v = realloc(rl[k].v, (ln[k] + 1) * sizeof *v);
+            if (v) {
+                rl[k].v = v;
+                rl[k].cap = ln[k] + 1;
+            }
+        }
+    for (int l = 0; l < NL; l++) {
+        size_t n = tq[l] ? (size_t)(tq[l] - tl[l].v) : 0;
+        if (tl[l].v && slack(tl[l].cap, n + 1)) {
+            wtok *v = realloc(tl[l].v, (n + 1) * sizeof *v);
+            if (v) {
+                tq[l] = v + n;
+                tl[l].v = v;
+                tl[l].cap = n + 1;
+            }
         }
     }
+    if (slack(wk->segcap, wk->nsegs + 1)) {
+        qseg *g = realloc(wk->segs, (wk->nsegs + 1) * sizeof *g);
+        if (g) {
+            wk->segs = g;
+            wk->segcap = wk->nsegs + 1;
+        }
+    }
+    wk->hint_tokens = tokens;
+    for (int k = 0; k < 4; k++) {
+        rl[k].n = ln[k];
+        wk->hint[H_RAW + k] = ln[k];
+    }
+    for (int l = 0; l < NL; l++)
+        wk->hint[H_TL + l] = tq[l] ? (size_t)(tq[l] - tl[l].v) : 0;
+    wk->hint[H_SEGS] = wk->nsegs;
+
+#define UTIL(k_) (util(&rl[k_], &wk->ends[(size_t)(k_) * nw], nw, ordered, &rl[TMP], &sets[VALU + (k_)]) ? \
+                  KR_INTERNAL : (drop(&rl[k_]), drop(&rl[TMP]), 0))
+    /* quiet VALU tokens (pass 3): H(wmma); first, to free the segments */
+    if (UTIL(RAW_WMMA))
+        return KR_INTERNAL;
+    if (ordered && sets[WMMA].n != 0)
+        quiet(&sets[WMMA], wk->segs, wk->segs + wk->nsegs, nrows, raw);
+    free(wk->segs);
+    wk->segs = NULL;
+    wk->nsegs = wk->segcap = 0;
+    /* VALU (and MATRIX) tokens: H(wmma), H(valu) */
+    if (UTIL(RAW_VALU))
+        return KR_INTERNAL;
+#define EVAL(l_, ...) do { \
+        eval(tl[l_].v, tq[l_], NULL, __VA_ARGS__); \
+        eval(fs->r + (size_t)(l_) * fs->cap, fs->r + (size_t)(l_) * fs->cap + fs->n[l_], \
+             fs->last + (size_t)(l_) * fs->cap, __VA_ARGS__); \
+    } while (0)
+    EVAL(L_VALU, &sets[WMMA], 1, &sets[VALU], 0, 1, raw, tab + TAB_ROWS);
+    drop_tl(&tl[L_VALU]);
+    if (uni(&sets[VALU], &sets[WMMA], &sets[MATH]))
+        return KR_INTERNAL;
+    fit_set(&sets[MATH]);
+    drop_set(&sets[VALU]);
+    drop_set(&sets[WMMA]);
+    /* VMEM, LDS, FLAT tokens: H(vmem), H(math) */
+    if (UTIL(RAW_VMEM))
+        return KR_INTERNAL;
+    EVAL(L_VMEM, &sets[VMEM], 0, &sets[MATH], 1, 1, raw, NULL);
+    drop_tl(&tl[L_VMEM]);
+    if (uni(&sets[MATH], &sets[VMEM], &sets[VECTOR]))
+        return KR_INTERNAL;
+    fit_set(&sets[VECTOR]);
+    drop_set(&sets[MATH]);
+    drop_set(&sets[VMEM]);
+    /* SALU, SMEM tokens: H(scal), H(vector) */
+    if (UTIL(RAW_SCAL))
+        return KR_INTERNAL;
+    EVAL(L_SCAL, &sets[SCAL], 0, &sets[VECTOR], 1, 1, raw, NULL);
+    drop_tl(&tl[L_SCAL]);
+    if (uni(&sets[VECTOR], &sets[SCAL], &sets[ALL]))
+        return KR_INTERNAL;
+    drop_set(&sets[VECTOR]);
+    drop_set(&sets[SCAL]);
+    /* the rest: H(all) */
+    EVAL(L_NONE, &sets[ALL], 1, &sets[ALL], 1, 0, raw, NULL);
+    drop_tl(&tl[L_NONE]);
+    drop_set(&sets[ALL]);
+#undef UTIL
+#undef EVAL
     return 0;
 }
 
@@ -847,7 +1131,7 @@ an_hidden_acc *an_hidden_acc_new(const kr_capture *c)
     a->nrows = c->nrows;
     a->tab = calloc(TAB_ROWS + nr, 1);
     a->raw = calloc(3 * nr, sizeof *a->raw);
-    if (!a->tab || !a->raw || grow_segs(&a->wk)) {          /* segs never NULL */
+    if (!a->tab || !a->raw) {
         an_hidden_acc_free(a);
         return NULL;
     }
@@ -889,6 +1173,8 @@ void an_hidden_acc_free(an_hidden_acc *a)
         free(a->wk.raw[k].v);
     free(a->wk.ends);
     free(a->wk.segs);
+    free(a->wk.fs.r);
+    free(a->wk.fs.last);
     for (int l = 0; l < NL; l++)
         free(a->wk.tl[l].v);
     free(a->tab);

@@ -611,6 +611,83 @@ static void test_random_vs_reference(void)
         rv_one(3000 + i, &large);
 }
 
+/* Scopes of very different sizes in one accumulator: the buffers sized
+ * from the previous scope must grow in the middle of a wave (a small scope
+ * before a large one), give back what a large one left unused, and close
+ * an empty wave (with a null record array, as for "instructions": null)
+ * or one of a single record. Every row's hidden
+ * idle, stall and issue must equal the transcription's raw sums (the rows
+ * get room above every sum, so nothing is clamped), directly and through
+ * the streamed API with the scopes in reverse order. */
+static void test_scope_sizes(void)
+{
+    static const struct { uint32_t se, simd; size_t n; } spec[] = {
+        {0, 0, 4}, {0, 1, 6000}, {0, 1, 0}, {0, 1, 5000}, {0, 1, 7000}, {0, 2, 2}, {0, 3, 20000},
+        {0, 3, 20000}, {1, 0, 0}, {1, 0, 1}, {1, 1, 3}, {1, 1, 9000}, {1, 1, 0},
+    };
+    enum { NW = sizeof spec / sizeof spec[0] };
+    size_t total = 0;
+    for (size_t k = 0; k < NW; k++)
+        total += spec[k].n;
+    tb_rec *recs = calloc(total + 1, sizeof *recs);
+    tb_wave w[NW];
+    static const uint8_t cats[] = {KR_CAT_VMEM, KR_CAT_LDS, KR_CAT_SALU, KR_CAT_SMEM, KR_CAT_IMMED, KR_CAT_JUMP};
+    size_t at = 0;
+    for (size_t k = 0; k < NW; k++) {
+        tb_rec *wr = recs + at;
+        uint64_t t = 100 + rv_rand(50), begin = t - 8;
+        for (size_t i = 0; i < spec[k].n; i++) {
+            tb_rec *r = &wr[i];
+            uint32_t kind = rv_rand(16);
+            /* mostly quiet VALU runs (no stall, no gap), some MFMA, the rest mixed */
+            r->cat = kind < 11 ? KR_CAT_VALU : cats[rv_rand(sizeof cats)];
+            r->line = r->cat == KR_CAT_VALU ? (kind == 0 ? 12 : kind == 1 ? 3 : 1) : 2 + rv_rand(RV_NPROG - 2);
+            r->stall = kind < 9 ? 0 : 4 * rv_rand(6);
+            r->dur = r->stall + 4 + 4 * rv_rand(3);
+            r->time = t;
+            t += r->stall + (kind < 9 ? r->dur - r->stall : 4 + 4 * rv_rand(8));
+        }
+        w[k] = (tb_wave){spec[k].se, spec[k].simd, (uint32_t)k, begin, t + 8, wr, spec[k].n};
+        at += spec[k].n;
+    }
+    kr_capture c;
+    tb_build(&c, 9, rv_prog, RV_NPROG, w, NW);
+    for (size_t k = 0; k < c.nwaves; k++)
+        if (c.waves[k].ninsts == 0)
+            c.waves[k].insts = NULL;
+    for (size_t r = 1; r < RV_NPROG; r++) {
+        c.rows[r].idle += 100000000;
+        c.rows[r].stall += 100000000;
+        c.rows[r].latency += 200000000;
+    }
+    int64_t *raw = calloc(3 * RV_NPROG, sizeof *raw);
+    for (uint32_t se = 0; se < 2; se++)
+        for (uint32_t simd = 0; simd < 4; simd++)
+            rv_scope(&c, se, simd, raw);
+    an_hidden h;
+    T_EQ_I64(an_hidden_compute(&c, NULL, &h), 0);
+    T_EQ_U64(h.scopes, 6);
+    T_EQ_U64(h.tokens, total);
+    uint64_t bad = 0, hidden = 0;
+    for (size_t r = 1; r < RV_NPROG; r++) {
+        const an_hidden_row *x = row_of(&h, (uint32_t)r);
+        if (!x)
+            continue;
+        /* nothing clamped: the hidden parts are the raw sums themselves */
+        bad += raw[3 * r] < 0 || raw[3 * r + 1] < 0 || raw[3 * r + 2] < 0 ||
+               x->hidden_idle != (uint64_t)raw[3 * r] || x->hidden_stall != (uint64_t)raw[3 * r + 1] ||
+               x->hidden_issue != (uint64_t)raw[3 * r + 2];
+        hidden += x->hidden_idle + x->hidden_stall + x->hidden_issue;
+    }
+    T_EQ_U64(bad, 0);
+    T_CHECK(hidden > 0);
+    rv_streamed(&c, &h);
+    an_hidden_free(&h);
+    free(raw);
+    tb_free(&c);
+    free(recs);
+}
+
 /* The §8.4 reference table (computed there with an independent Python
  * transcription of the viewer's algorithm). */
 static void test_hub(void)
@@ -676,6 +753,7 @@ int main(void)
     test_out_of_order();
     test_util_smallest_begin();
     test_random_vs_reference();
+    test_scope_sizes();
     test_hub();
     return t_done("test_an_hidden");
 }
