@@ -1,5 +1,6 @@
 /* dist.c — see dist.h. Order statistics by selection (expected linear
- * time; three-way partitions keep runs of equal values cheap). */
+ * time; three-way partitions keep runs of equal values cheap); weighted
+ * samples of more than a few dozen pairs by value histograms (below). */
 #include "analyzer/dist.h"
 
 #include <string.h>
@@ -159,11 +160,104 @@ static uint64_t select_weighted(uint64_t *v, uint64_t *c, size_t lo, size_t hi, 
     return v[lo];
 }
 
+/* ---- weighted selection by value histograms ----
+ *
+ * For samples of more than RADIX_MIN pairs: the values, known to lie in
+ * [lo, hi], are counted (weighted) into nb (16 to 256) equal-width buckets
+ * of (value − lo) >> shift; the cumulative weights name the bucket holding
+ * a rank and the rank within it; that bucket's pairs are moved to the
+ * front and the search continues inside it (width at least 16 times
+ * smaller each round, so at most 16 rounds), until the bucket holds one value (width 1, or
+ * lo == hi) or few pairs (select_weighted). Exact: the value of a rank
+ * is the same whatever the order of the pairs; each round only narrows
+ * which pairs can hold it. Cost: a few passes over the pairs. */
+
+#define RADIX_MIN 48
+#define RADIX_B 256
+
+/* The bucket count for n pairs: about n / 2, a power of two in
+ * [16, RADIX_B] (fewer buckets for small samples keep the histogram cheap
+ * to clear and to scan). */
+static unsigned nbuckets(size_t n)
+{
+    unsigned nb = 16;
+    while (nb < RADIX_B && 2 * (size_t)nb < n)
+        nb *= 2;
+    return nb;
+}
+
+/* The least shift such that (span >> shift) < nb. */
+static unsigned span_shift(uint64_t span, unsigned nb)
+{
+    unsigned shift = 0;
+    while ((span >> shift) >= nb)        /* nb >= 16: ends by shift 60 */
+        shift += 4;
+    while (shift > 0 && (span >> (shift - 1)) < nb)
+        shift--;
+    return shift;
+}
+
+/* Moves the pairs with value in [blo, bhi] to v[0 ..); returns how many. */
+static size_t gather(uint64_t *v, uint64_t *c, size_t n, uint64_t blo, uint64_t bhi)
+{
+    size_t m = 0;
+    const uint64_t width = bhi - blo;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = v[i];
+        if (x - blo <= width) {
+            uint64_t y = c[i];
+            v[i] = v[m];
+            c[i] = c[m];
+            v[m] = x;
+            c[m] = y;
+            m++;
+        }
+    }
+    return m;
+}
+
+/* The bucket [*blo, *bhi] of number b for values in [lo, hi] at shift. */
+static void bucket_bounds(uint64_t lo, uint64_t hi, unsigned shift, size_t b, uint64_t *blo, uint64_t *bhi)
+{
+    *blo = lo + ((uint64_t)b << shift);
+    uint64_t w = shift >= 64 ? UINT64_MAX : (1ull << shift) - 1;
+    *bhi = hi - *blo < w ? hi : *blo + w;
+}
+
+/* The value of 0-based rank k (below the total count) of the pairs
+ * v[0 .. n) × c[0 .. n), all values in [lo, hi]; reorders the pairs. */
+static uint64_t rank_weighted(uint64_t *v, uint64_t *c, size_t n, uint64_t lo, uint64_t hi, uint64_t k)
+{
+    uint64_t w[RADIX_B];
+    while (lo != hi && n > RADIX_MIN) {
+        unsigned nb = nbuckets(n), shift = span_shift(hi - lo, nb);
+        memset(w, 0, nb * sizeof w[0]);
+        for (size_t i = 0; i < n; i++)
+            w[(v[i] - lo) >> shift] += c[i];
+        size_t b = 0;
+        while (k >= w[b])
+            k -= w[b++];
+        uint64_t blo, bhi;
+        bucket_bounds(lo, hi, shift, b, &blo, &bhi);
+        if (blo == bhi)
+            return blo;
+        n = gather(v, c, n, blo, bhi);
+        lo = blo;
+        hi = bhi;
+    }
+    if (lo == hi)
+        return lo;
+    size_t lt, gt;
+    uint64_t below, upto;
+    return select_weighted(v, c, 0, n, k, &lt, &gt, &below, &upto);
+}
+
 void an_dist_of_weighted(uint64_t *value, uint64_t *count, size_t n, an_dist *out)
 {
-    memset(out, 0, sizeof *out);
-    if (n == 0)
+    if (n == 0) {
+        memset(out, 0, sizeof *out);
         return;
+    }
     uint64_t total = 0, min = value[0], max = value[0];
     for (size_t i = 0; i < n; i++) {
         total += count[i];
@@ -172,13 +266,61 @@ void an_dist_of_weighted(uint64_t *value, uint64_t *count, size_t n, an_dist *ou
         if (value[i] > max)
             max = value[i];
     }
+    an_dist_of_weighted_range(value, count, n, total, min, max, out);
+}
+
+void an_dist_of_weighted_range(uint64_t *value, uint64_t *count, size_t n, uint64_t total, uint64_t min,
+                               uint64_t max, an_dist *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return;
     out->n = total;
     out->min = min;
     out->max = max;
-    size_t lt, gt, lt2, gt2;
-    uint64_t below, upto, below2, upto2;
     uint64_t k10 = an_dist_index((size_t)total, 10), k50 = an_dist_index((size_t)total, 50),
              k90 = an_dist_index((size_t)total, 90);
+    if (min == max) {
+        out->p10 = out->p50 = out->p90 = min;
+        return;
+    }
+    if (n > RADIX_MIN) {
+        /* one histogram for the three ranks, then each rank's bucket */
+        uint64_t w[RADIX_B];
+        unsigned nb = nbuckets(n), shift = span_shift(max - min, nb);
+        memset(w, 0, nb * sizeof w[0]);
+        for (size_t i = 0; i < n; i++)
+            w[(value[i] - min) >> shift] += count[i];
+        const uint64_t ks[3] = {k10, k50, k90};
+        uint64_t *res[3] = {&out->p10, &out->p50, &out->p90};
+        size_t b = 0;
+        uint64_t below = 0;              /* weight of the buckets before b */
+        size_t last_b = (size_t)-1, last_m = 0;   /* the bucket last gathered, its pairs */
+        for (int r = 0; r < 3; r++) {    /* ranks ascending, so buckets too */
+            while (ks[r] - below >= w[b]) {
+                below += w[b];
+                b++;
+            }
+            uint64_t blo, bhi;
+            bucket_bounds(min, max, shift, b, &blo, &bhi);
+            if (blo == bhi) {
+                *res[r] = blo;
+                continue;
+            }
+            /* the bucket's pairs go to value[0 .. m); a search inside them
+             * only reorders them, so a later rank in the same bucket finds
+             * them there still */
+            if (b != last_b) {
+                last_m = gather(value, count, n, blo, bhi);
+                last_b = b;
+            }
+            size_t m = last_m;
+            *res[r] = rank_weighted(value, count, m, blo, bhi, ks[r] - below);
+        }
+        return;
+    }
+    size_t lt, gt, lt2, gt2;
+    uint64_t below, upto, below2, upto2;
     out->p50 = select_weighted(value, count, 0, n, k50, &lt, &gt, &below, &upto);
     /* ranks below `below` lie in value[0 .. lt), ranks from `upto` on in
      * value[gt .. n): disjoint ranges, so the selections do not disturb

@@ -28,8 +28,13 @@ void an_dist_of_counts(const uint64_t *value, const uint64_t *count, size_t nval
 /* The same from unsorted (value, count) pairs: value[i] occurs
  * count[i] >= 1 times (values may repeat, in any order); both arrays are
  * reordered together. Gives what an_dist_of gives on the expanded
- * multiset. Cost: expected linear in n (weighted selection). */
+ * multiset. Cost: linear in n (histogram search, weighted selection for
+ * small samples). */
 void an_dist_of_weighted(uint64_t *value, uint64_t *count, size_t n, an_dist *out);
+/* The same when the caller already has the sample size (Σ count), the
+ * smallest and the largest value (n >= 1; ignored when n == 0). */
+void an_dist_of_weighted_range(uint64_t *value, uint64_t *count, size_t n, uint64_t total, uint64_t min,
+                               uint64_t max, an_dist *out);
 
 /* The p-th percentile (0 < p <= 100) of sorted v[0..n), n >= 1. */
 uint64_t an_dist_rank(const uint64_t *v, size_t n, unsigned p);

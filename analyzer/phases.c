@@ -428,6 +428,7 @@ struct an_phases_acc {
     uint32_t *inner;                  /* row -> innermost loop holding it */
     uint32_t *edge_of;                /* row -> loop it is a back edge of */
     uint32_t *quick;                  /* inner[row], or a value no loop index takes for a back edge */
+    uint32_t *quick1;                 /* quick1[row + 1] = quick[row]; quick1[0] stands for KR_ROW_NONE */
     lstate *st;
     u64v *first, *steady;             /* per loop: iteration costs */
 };
@@ -445,6 +446,7 @@ void an_phases_acc_free(an_phases_acc *a)
     free(a->inner);
     free(a->edge_of);
     free(a->quick);
+    free(a->quick1);
     free(a->st);
     free(a);
 }
@@ -458,10 +460,11 @@ an_phases_acc *an_phases_acc_new(const kr_capture *c, const an_phases *p)
     a->inner = malloc(nr * sizeof *a->inner);
     a->edge_of = malloc(nr * sizeof *a->edge_of);
     a->quick = malloc(nr * sizeof *a->quick);
+    a->quick1 = malloc((nr + 1) * sizeof *a->quick1);
     a->st = calloc(nl ? nl : 1, sizeof *a->st);
     a->first = calloc(nl ? nl : 1, sizeof *a->first);
     a->steady = calloc(nl ? nl : 1, sizeof *a->steady);
-    if (!a->inner || !a->edge_of || !a->quick || !a->st || !a->first || !a->steady) {
+    if (!a->inner || !a->edge_of || !a->quick || !a->quick1 || !a->st || !a->first || !a->steady) {
         an_phases_acc_free(a);
         return NULL;
     }
@@ -474,7 +477,10 @@ an_phases_acc *an_phases_acc_new(const kr_capture *c, const an_phases *p)
             a->edge_of[p->loops[i].backedges[k]] = (uint32_t)i;
     }
     for (size_t r = 0; r < c->nrows; r++)
-        a->quick[r] = a->edge_of[r] == AN_PHASE_NONE ? a->inner[r] : AN_PHASE_NONE - 1;
+        a->quick1[r + 1] = a->quick[r] = a->edge_of[r] == AN_PHASE_NONE ? a->inner[r] : AN_PHASE_NONE - 1;
+    /* prev is a loop index or AN_PHASE_NONE, never AN_PHASE_NONE - 1 (loop
+     * indices are far below it) */
+    a->quick1[0] = AN_PHASE_NONE - 1;
     return a;
 }
 
@@ -493,7 +499,28 @@ int an_phases_acc_wave(an_phases_acc *a, const kr_capture *c, an_phases *out, si
     memset(st, 0, nl * sizeof *st);
     const uint32_t nrows = (uint32_t)c->nrows;
     const kr_inst *x = wv->insts, *xend = wv->ninsts ? wv->insts + wv->ninsts : wv->insts;
+    /* quickm[(int32_t)row] is quick[row]; KR_ROW_NONE (-1 as int32_t)
+     * reads quickm[-1], a value no loop index takes, so a record without a
+     * row ends a run and takes the careful path below (rows are < nrows or
+     * KR_ROW_NONE, model.h) */
+    const uint32_t *quickm = a->quick1 + 1;
     for (; x < xend; x++) {
+        /* Runs of records in the innermost loop of the previous one that are
+         * no back edge change nothing but prev_done: eight at a time. */
+        while (xend - x >= 8) {
+            if (quickm[(int32_t)x[0].row] != prev || quickm[(int32_t)x[1].row] != prev ||
+                quickm[(int32_t)x[2].row] != prev || quickm[(int32_t)x[3].row] != prev ||
+                quickm[(int32_t)x[4].row] != prev || quickm[(int32_t)x[5].row] != prev ||
+                quickm[(int32_t)x[6].row] != prev || quickm[(int32_t)x[7].row] != prev)
+                break;
+            for (int k = 0; k < 8; k++) {
+                uint64_t end = x[k].time + x[k].dur;
+                done = done > end ? done : end;
+            }
+            x += 8;
+        }
+        if (x == xend)
+            break;
         uint32_t row = x->row;
         if (row >= nrows)             /* unknown PC (line 0) or label: KR_ROW_NONE */
             continue;

@@ -1,8 +1,11 @@
-/* waits.c — see waits.h. Linear in records and links: records are bucketed
- * by LineNumber; links are counted into a hash table of distinct links
- * (memory follows the distinct values, not the links), which is bucketed
- * by row once at the end (counting sorts) for the sums and order
- * statistics (weighted selection). */
+/* waits.c — see waits.h. Linear in records and links: one scan of a
+ * wave's records queues the executions of the watched lines per line and
+ * places each entry as its wait executes; each execution's links are
+ * counted at once into a hash table of distinct links (memory follows the
+ * distinct values, not the links), which is bucketed by row once at the
+ * end (counting sorts) for the sums and order statistics (weighted
+ * selection, analyzer/dist.h). The per-line tables live in the
+ * accumulator and are reused from wave to wave. */
 #include "analyzer/waits.h"
 
 #include <stdlib.h>
@@ -21,28 +24,191 @@ const char *an_links_source_id(an_links_source s)
     }
 }
 
+/* ---- aggregation ----
+ *
+ * Links are not kept: each distinct link (wait row, producer row,
+ * distances, stall, critical) is counted once in a hash table, so memory
+ * follows the distinct links, not the links, and the figures do not depend
+ * on the order the waves come in. At the end the table gives the per-row
+ * sums and the samples the order statistics need (see "finishing"). */
+
+typedef struct lent {
+    uint32_t w, p;                   /* wait row, producer row */
+    uint64_t dinst, dcyc, stall;
+    uint32_t critical;               /* 0 or 1 */
+    uint32_t hash;                   /* hash_of the key, kept for growing */
+    uint64_t count;                  /* links; 0: empty slot (grow_to clears every slot) */
+    uint64_t waited;                 /* of them, the first of their row in their wait execution */
+} lent;
+
+typedef struct lmap {
+    lent *v;
+    size_t cap, n;                   /* cap a power of two, n used */
+} lmap;
+
+/* The key fields multiplied by odd constants, folded (one multiply per
+ * field, then a final mix of the high bits into the low ones). */
+static inline uint32_t hash_of(uint32_t w, uint32_t p, uint64_t dinst, uint64_t dcyc, uint64_t stall, uint32_t critical)
+{
+    uint64_t h = ((uint64_t)w << 32 | p) * 0x9e3779b97f4a7c15ull;
+    h ^= dinst * 0xc2b2ae3d27d4eb4full;
+    h ^= dcyc * 0x165667b19e3779f9ull;
+    h ^= (stall << 1 | critical) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return (uint32_t)(h >> 32);
+}
+
+static int same_link(const lent *e, const lent *k)
+{
+    return e->hash == k->hash && e->w == k->w && e->p == k->p && e->dinst == k->dinst && e->dcyc == k->dcyc &&
+           e->stall == k->stall && e->critical == k->critical;
+}
+
+/* The slot of k (k->hash set): its entry or the empty slot it goes to. */
+static size_t slot_of(const lmap *m, const lent *k)
+{
+    size_t mask = m->cap - 1, i = (size_t)k->hash & mask;
+    while (m->v[i].count != 0 && !same_link(&m->v[i], k))
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* Doubles the table (or sizes it for about `hint` distinct links when
+ * empty: 1024 to 16384 slots). */
+static int grow_to(lmap *m, size_t hint)
+{
+    size_t cap = 1024;
+    if (m->cap)
+        cap = m->cap * 2;
+    else
+        while (cap < 16384 && 3 * cap < 4 * hint)
+            cap *= 2;
+    lent *v = malloc(cap * sizeof *v), *old = m->v;
+    if (!v)
+        return KR_INTERNAL;
+    for (size_t i = 0; i < cap; i++)
+        v[i].count = 0;
+    size_t ocap = m->cap;
+    m->v = v;
+    m->cap = cap;
+    size_t mask = cap - 1;
+    for (size_t i = 0; i < ocap; i++)     /* distinct keys: the first empty slot */
+        if (old[i].count != 0) {
+            size_t j = (size_t)old[i].hash & mask;
+            while (v[j].count != 0)
+                j = (j + 1) & mask;
+            v[j] = old[i];
+        }
+    free(old);
+    return 0;
+}
+
+static int grow(lmap *m)
+{
+    return grow_to(m, 0);
+}
+
+/* Adds count links (waited of them first of their row) like k (k->hash
+ * set). */
+static int add_link(lmap *m, const lent *k, uint64_t count, uint64_t waited)
+{
+    if (4 * (m->n + 1) > 3 * m->cap && grow(m))
+        return KR_INTERNAL;
+    lent *e = &m->v[slot_of(m, k)];
+    if (e->count == 0) {
+        *e = *k;
+        e->count = e->waited = 0;
+        m->n++;
+    }
+    e->count += count;
+    e->waited += waited;
+    return 0;
+}
+
+/* Counts the links lk[0 .. g) of one wait execution (g >= 1, one
+ * wait_rec; critical: see waits.h). rank: per row. */
+static int add_execution(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
+                         size_t g)
+{
+    const uint32_t wrec = lk[0].wait_rec;
+    const kr_inst *wr = &insts[wrec];
+    if (wr->row >= nrows)                /* no link of this execution is counted */
+        return 0;
+    /* the critical producer: highest rank, then the last issued */
+    uint32_t crit = lk[0].prod_rec;
+    if (g > 1) {
+        uint32_t cr = insts[crit].row;
+        int crit_rank = cr < nrows ? rank[cr] : 0;
+        for (size_t k = 1; k < g; k++) {
+            uint32_t pr = insts[lk[k].prod_rec].row;
+            int rk = pr < nrows ? rank[pr] : 0;
+            if (rk > crit_rank || (rk == crit_rank && lk[k].prod_rec > crit)) {
+                crit = lk[k].prod_rec;
+                crit_rank = rk;
+            }
+        }
+    }
+    /* room for the execution's links (distinct keys: at most g new) */
+    while (4 * (m->n + g) > 3 * m->cap)
+        if (grow(m))
+            return KR_INTERNAL;
+    const uint32_t wrow = wr->row;
+    const uint64_t wtime = wr->time, wstall = wr->stall;
+    const size_t mask = m->cap - 1;
+    lent *v = m->v;
+    size_t added = 0;
+    int crit_done = 0;
+    for (size_t k = 0; k < g; k++) {
+        const uint32_t prec = lk[k].prod_rec;
+        const kr_inst *pr = &insts[prec];
+        const uint32_t prow = pr->row;
+        if (prow >= nrows)
+            continue;
+        uint64_t first = 1;          /* no earlier counted link of this execution has the row */
+        for (size_t q = 0; q < k && first; q++)
+            first = insts[lk[q].prod_rec].row != prow;
+        uint64_t dinst = wrec > prec ? wrec - prec : 0;
+        uint64_t issue = pr->time + pr->stall;
+        uint64_t dcyc = wtime > issue ? wtime - issue : 0;
+        uint32_t critical = !crit_done && prec == crit;
+        crit_done |= (int)critical;
+        /* add_link, inlined: the slot of the key, or the empty slot it takes */
+        uint32_t h = hash_of(wrow, prow, dinst, dcyc, wstall, critical);
+        size_t at = (size_t)h & mask;
+        for (;; at = (at + 1) & mask) {
+            lent *e = &v[at];
+            if (e->count == 0) {
+                e->w = wrow;
+                e->p = prow;
+                e->dinst = dinst;
+                e->dcyc = dcyc;
+                e->stall = wstall;
+                e->critical = critical;
+                e->hash = h;
+                e->count = 1;
+                e->waited = first;
+                added++;
+                break;
+            }
+            if (e->hash == h && e->w == wrow && e->p == prow && e->dinst == dinst && e->dcyc == dcyc &&
+                e->stall == wstall && e->critical == critical) {
+                e->count++;
+                e->waited += first;
+                break;
+            }
+        }
+    }
+    m->n += added;
+    return 0;
+}
+
 /* ---- links of one wave ---- */
 
 typedef struct lvec {
     an_link *v;
     size_t n, cap;
 } lvec;
-
-static int lv_push(lvec *l, uint32_t wait_rec, uint32_t prod_rec)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        an_link *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return KR_INTERNAL;
-        l->v = v;
-        l->cap = cap;
-    }
-    l->v[l->n].wait_rec = wait_rec;
-    l->v[l->n].prod_rec = prod_rec;
-    l->n++;
-    return 0;
-}
 
 /* A wait text naming two or more counters can release through each of them
  * on one execution (two entries with the same wait line, §4.5). */
@@ -57,20 +223,102 @@ static int names_several_counters(const char *isa)
 }
 
 /* Per-line FIFOs of the executions seen so far and not yet released (a
- * linked list through the record indices). */
+ * linked list through the record indices). The tables are kept between
+ * waves (an accumulator owns one): a wave resets only the queues of the
+ * static watch set or the lines its entries named, so it costs its
+ * records and entries, not the code table. */
 typedef struct fifos {
-    uint32_t nlines;
-    uint8_t *need;                   /* 1 producer line, 2 wait line */
+    uint32_t nlines;                 /* c->nline_map (at least 1) the tables are sized for */
+    size_t nrows;                    /* c->nrows likewise */
+    uint8_t *need;                   /* per line + 1: 1 producer line, 2 wait line; need[nlines] = 0 */
+    uint8_t *rneed;                  /* per row + 1, index row + 1 (KR_ROW_NONE wraps to 0) */
+    uint32_t *row1;                  /* per line: its instruction row + 1, 0 when none (see place) */
+    const int32_t *row1_of;          /* the line map row1 was built from */
     uint32_t *head, *tail;           /* per line, UINT32_MAX when empty */
     uint32_t *next;                  /* per record */
+    size_t cap_next;
+    uint32_t *touched;               /* the distinct lines a wave set in need (nlines room), to reset */
+    size_t ntouched;
+    /* The static watch set of the code table (see place): wait lines are
+     * the WAITCNT rows' lines, producer lines those of the memory and
+     * message rows. */
+    const kr_code_row *rows_of;      /* the code table it was built from */
+    uint8_t *sneed, *srneed;         /* like need and rneed */
+    uint32_t *sprod;                 /* its producer lines */
+    size_t nsprod;
 } fifos;
 
 static void fifos_free(fifos *f)
 {
     free(f->need);
+    free(f->rneed);
+    free(f->row1);
     free(f->head);
     free(f->tail);
     free(f->next);
+    free(f->touched);
+    free(f->sneed);
+    free(f->srneed);
+    free(f->sprod);
+    memset(f, 0, sizeof *f);
+}
+
+/* Classes whose rows go into the static watch set as producers. */
+static int static_producer(kr_class k)
+{
+    return k == KR_CLASS_VMEM || k == KR_CLASS_FLAT || k == KR_CLASS_SMEM || k == KR_CLASS_LDS ||
+           k == KR_CLASS_MESSAGE;
+}
+
+/* Sizes the tables for c (built once per code table) and a wave of ninsts
+ * records (need and rneed all 0 on return). */
+static int fifos_fit(fifos *f, const kr_capture *c, size_t ninsts)
+{
+    uint32_t nlines = c->nline_map ? (uint32_t)c->nline_map : 1;
+    if (!f->need || f->nlines != nlines || f->nrows != c->nrows || f->row1_of != c->line_to_row ||
+        f->rows_of != c->rows) {
+        fifos_free(f);
+        f->nlines = nlines;
+        f->nrows = c->nrows;
+        f->need = calloc((size_t)nlines + 1, 1);
+        f->rneed = calloc(c->nrows + 1, 1);
+        f->sneed = calloc((size_t)nlines + 1, 1);
+        f->srneed = calloc(c->nrows + 1, 1);
+        f->row1 = malloc(nlines * sizeof *f->row1);
+        f->head = malloc(nlines * sizeof *f->head);
+        f->tail = malloc(nlines * sizeof *f->tail);
+        f->touched = malloc(nlines * sizeof *f->touched);
+        f->sprod = malloc(nlines * sizeof *f->sprod);
+        if (!f->need || !f->rneed || !f->sneed || !f->srneed || !f->row1 || !f->head || !f->tail || !f->touched ||
+            !f->sprod) {
+            fifos_free(f);
+            return KR_INTERNAL;
+        }
+        f->row1_of = c->line_to_row;
+        f->rows_of = c->rows;
+        for (uint32_t l = 0; l < nlines; l++) {
+            const kr_code_row *r = kr_capture_row(c, l);
+            f->row1[l] = r && !r->is_label ? (uint32_t)(r - c->rows) + 1 : 0;
+            if (!f->row1[l])
+                continue;
+            uint8_t s = r->cls == KR_CLASS_WAITCNT ? 2 : static_producer(r->cls) ? 1 : 0;
+            if (s) {
+                f->sneed[l] = s;
+                f->srneed[f->row1[l]] = 1;
+                if (s == 1)
+                    f->sprod[f->nsprod++] = l;
+            }
+        }
+    }
+    if (ninsts > f->cap_next || !f->next) {
+        size_t cap = ninsts > 64 ? ninsts : 64;
+        free(f->next);
+        f->next = malloc(cap * sizeof *f->next);
+        f->cap_next = f->next ? cap : 0;
+        if (!f->next)
+            return KR_INTERNAL;
+    }
+    return 0;
 }
 
 /* 1 when every producer of the entry has a queued (so earlier) unreleased
@@ -91,29 +339,214 @@ static int placeable(const fifos *f, const uint32_t *prod, uint32_t n)
     return 1;
 }
 
-/* Releases the entry's producers at record rec. */
-static int release(fifos *f, const uint32_t *prod, uint32_t n, uint32_t rec, lvec *out, uint64_t *lost)
+/* Releases the entry's producers prod[0 .. n) at record rec: each the
+ * oldest queued execution of its line, as links from o on (room for n);
+ * returns the end of the links. */
+static inline an_link *release(uint32_t *head, uint32_t *tail, const uint32_t *next, uint32_t nlines,
+                               const uint32_t *prod, uint32_t n, uint32_t rec, an_link *o, uint64_t *lost)
 {
     for (uint32_t j = 0; j < n; j++) {
         uint32_t pl = prod[j];
-        if (pl == 0 || pl >= f->nlines || f->head[pl] == UINT32_MAX) {
+        uint32_t q = pl != 0 && pl < nlines ? head[pl] : UINT32_MAX;
+        if (q == UINT32_MAX) {
             (*lost)++;
             continue;
         }
-        uint32_t q = f->head[pl];
-        f->head[pl] = f->next[q];
-        if (f->head[pl] == UINT32_MAX)
-            f->tail[pl] = UINT32_MAX;
-        if (lv_push(out, rec, q))
-            return KR_INTERNAL;
+        uint32_t nq = next[q];
+        head[pl] = nq;
+        if (nq == UINT32_MAX)
+            tail[pl] = UINT32_MAX;
+        o->wait_rec = rec;
+        o->prod_rec = q;
+        o++;
     }
-    return 0;
+    return o;
 }
 
 /* line, or nlines when out of range (an index into fifos.need). */
 static inline uint32_t line_in(uint32_t line, uint32_t nlines)
 {
     return line < nlines ? line : nlines;
+}
+
+/* The first record at or after rec that may be an execution of a needed
+ * line, or last. skip_rows: by kr_inst.row with rneedm = rneed + 1 indexed
+ * by the row as int32_t (KR_ROW_NONE reads rneed[0]; rows are < nrows or
+ * KR_ROW_NONE, model.h); skip_lines: by line. Most records are not memory
+ * instructions and are skipped several at a time. */
+static const kr_inst *skip_rows(const kr_inst *rec, const kr_inst *last, const uint8_t *rneedm)
+{
+    for (; last - rec >= 8; rec += 8) {
+        if (rneedm[(int32_t)rec[0].row]) return rec;
+        if (rneedm[(int32_t)rec[1].row]) return rec + 1;
+        if (rneedm[(int32_t)rec[2].row]) return rec + 2;
+        if (rneedm[(int32_t)rec[3].row]) return rec + 3;
+        if (rneedm[(int32_t)rec[4].row]) return rec + 4;
+        if (rneedm[(int32_t)rec[5].row]) return rec + 5;
+        if (rneedm[(int32_t)rec[6].row]) return rec + 6;
+        if (rneedm[(int32_t)rec[7].row]) return rec + 7;
+    }
+    while (rec < last && !rneedm[(int32_t)rec->row])
+        rec++;
+    return rec;
+}
+
+static const kr_inst *skip_lines(const kr_inst *rec, const kr_inst *last, const uint8_t *need, uint32_t nlines)
+{
+    while (last - rec >= 4 && !(need[line_in(rec[0].line, nlines)] | need[line_in(rec[1].line, nlines)] |
+                                need[line_in(rec[2].line, nlines)] | need[line_in(rec[3].line, nlines)]))
+        rec += 4;
+    while (rec < last && !need[line_in(rec->line, nlines)])
+        rec++;
+    return rec;
+}
+
+/* The placement of an_waits_place with the tables of f: the links in out
+ * (out->n reset first); or, with m, each execution's links counted into m
+ * as soon as they are placed (add_execution, rank per row), out then
+ * serving as scratch. */
+static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_entry *waits, size_t nwaits,
+                 const uint32_t *producers, lvec *out, uint64_t *unplaced, lmap *m, const uint8_t *rank)
+{
+    out->n = 0;
+    int rc = fifos_fit(f, c, w->ninsts);
+    if (rc)
+        return rc;
+    const uint32_t nlines = f->nlines;
+    const uint32_t *row1 = f->row1;
+    uint32_t *head = f->head, *tail = f->tail, *next = f->next;
+    /* Lines to watch: need[line] has bit 1 for a producer line, bit 2 for a
+     * wait line. Watching more lines than the entries name changes nothing:
+     * a record is an entry's wait execution only when its line is that
+     * entry's wait line, and queued executions of a line no entry names
+     * are never released. So when every line the entries name (in range)
+     * is in the static watch set of the code table, that set is used as it
+     * is (no set-up per wave but emptying its queues); otherwise the lines
+     * the entries name are set up for this wave and reset after it. */
+    const uint8_t *sneed = f->sneed;
+    size_t nprod = 0;                    /* Σ producers: the most links the wave can give */
+    int in_static = 1;
+    for (size_t e = 0; e < nwaits; e++) {
+        uint32_t wl = waits[e].wait_line;
+        in_static &= wl >= nlines || (sneed[wl] & 2) != 0;
+        const uint32_t *prod = producers + waits[e].first;
+        for (uint32_t j = 0; j < waits[e].n; j++)
+            in_static &= prod[j] >= nlines || (sneed[prod[j]] & 1) != 0;
+        nprod += waits[e].n;
+    }
+    uint8_t *need, *rneed;
+    uint32_t no_row = 0;                 /* some watched line has no instruction row */
+    f->ntouched = 0;
+    if (in_static) {
+        need = f->sneed;                 /* every line of it has an instruction row */
+        rneed = f->srneed;
+        for (size_t k = 0; k < f->nsprod; k++)
+            head[f->sprod[k]] = tail[f->sprod[k]] = UINT32_MAX;
+    } else {
+        need = f->need;
+        rneed = f->rneed;
+        for (size_t e = 0; e < nwaits; e++) {
+            uint32_t wl = waits[e].wait_line;
+            if (wl < nlines) {
+                if (!need[wl]) {
+                    f->touched[f->ntouched++] = wl;
+                    rneed[row1[wl]] = 1;
+                    no_row |= row1[wl] == 0;
+                }
+                need[wl] |= 2;
+            }
+            const uint32_t *prod = producers + waits[e].first;
+            for (uint32_t j = 0; j < waits[e].n; j++) {
+                uint32_t pl = prod[j];
+                if (pl < nlines && !(need[pl] & 1)) {
+                    if (!need[pl]) {
+                        f->touched[f->ntouched++] = pl;
+                        rneed[row1[pl]] = 1;
+                        no_row |= row1[pl] == 0;
+                    }
+                    need[pl] |= 1;
+                    head[pl] = tail[pl] = UINT32_MAX;
+                }
+            }
+        }
+    }
+    if (out->cap < nprod || !out->v) {
+        size_t cap = nprod ? nprod : 1;
+        an_link *v = realloc(out->v, cap * sizeof *v);
+        if (v) {
+            out->v = v;
+            out->cap = cap;
+        } else {
+            rc = KR_INTERNAL;
+            nwaits = 0;                  /* reset what was set, then fail */
+        }
+    }
+    /* A record's row is its line's row (§4.1: kr_inst.row is the row of
+     * the LineNumber, KR_ROW_NONE for line 0, unknown lines and labels), so
+     * when every watched line has an instruction row, only records of the
+     * watched rows can be executions of watched lines and the scan filters
+     * by row (one load per record, no range check); a record so found still
+     * passes the exact line test below. Otherwise (a watched line without
+     * a row) it filters by line. */
+    const int by_row = !no_row;
+    uint64_t lost = 0;
+    size_t e = 0;
+    const uint32_t nrows = (uint32_t)c->nrows;
+    const uint8_t *rneedm = rneed + 1;
+    an_link *o = out->v;
+    const kr_inst *insts = w->insts, *rec = insts, *last = w->ninsts ? insts + w->ninsts : insts;
+    while (e < nwaits) {
+        rec = by_row ? skip_rows(rec, last, rneedm) : skip_lines(rec, last, need, nlines);
+        if (rec == last)
+            break;
+        const uint32_t line = rec->line, i = (uint32_t)(rec - insts);
+        rec++;
+        const uint8_t nd = need[line_in(line, nlines)];
+        if (!nd)                         /* another line of a watched row */
+            continue;
+        if (line == waits[e].wait_line) {
+            /* the next execution of the wait line is the entry's */
+            an_link *g0 = o;
+            o = release(head, tail, next, nlines, producers + waits[e].first, waits[e].n, i, o, &lost);
+            e++;
+            /* a combined wait: the second counter's entry on the same execution */
+            if (e < nwaits && waits[e].wait_line == line) {
+                const kr_code_row *wr = kr_capture_row(c, line);
+                if (names_several_counters(wr ? wr->isa : NULL) && placeable(f, producers + waits[e].first, waits[e].n)) {
+                    o = release(head, tail, next, nlines, producers + waits[e].first, waits[e].n, i, o, &lost);
+                    e++;
+                }
+            }
+            if (m && o > g0) {           /* every link of this execution is placed */
+                rc = add_execution(m, insts, nrows, rank, g0, (size_t)(o - g0));
+                o = g0;
+                if (rc)
+                    break;
+            }
+            continue;
+        }
+        if (nd & 1) {                    /* queue the execution */
+            next[i] = UINT32_MAX;
+            if (tail[line] == UINT32_MAX)
+                head[line] = i;
+            else
+                next[tail[line]] = i;
+            tail[line] = i;
+        }
+    }
+    out->n = (size_t)(o - out->v);
+    for (size_t k = e; k < nwaits; k++)   /* no execution of the wait left */
+        lost += waits[k].n;
+    /* reset what this wave set (nothing with the static set) */
+    for (size_t k = 0; k < f->ntouched; k++) {
+        uint32_t l = f->touched[k];
+        f->need[l] = 0;
+        f->rneed[row1[l]] = 0;
+    }
+    f->ntouched = 0;
+    if (!rc && unplaced)
+        *unplaced += lost;
+    return rc;
 }
 
 int an_waits_place(const kr_capture *c, const kr_wave *w, const kr_wait_entry *waits, size_t nwaits,
@@ -123,72 +556,8 @@ int an_waits_place(const kr_capture *c, const kr_wave *w, const kr_wait_entry *w
     *nlinks = 0;
     fifos f;
     memset(&f, 0, sizeof f);
-    f.nlines = c->nline_map ? (uint32_t)c->nline_map : 1;
-    f.need = calloc((size_t)f.nlines + 1, 1);   /* need[nlines] = 0 stands for any line out of range */
-    f.head = malloc(f.nlines * sizeof *f.head);
-    f.tail = malloc(f.nlines * sizeof *f.tail);
-    f.next = malloc((w->ninsts ? w->ninsts : 1) * sizeof *f.next);
-    if (!f.need || !f.head || !f.tail || !f.next) {
-        fifos_free(&f);
-        return KR_INTERNAL;
-    }
-    for (size_t e = 0; e < nwaits; e++) {
-        if (waits[e].wait_line < f.nlines)
-            f.need[waits[e].wait_line] |= 2;
-        for (uint32_t j = 0; j < waits[e].n; j++) {
-            uint32_t pl = producers[waits[e].first + j];
-            if (pl < f.nlines) {
-                f.need[pl] |= 1;
-                f.head[pl] = f.tail[pl] = UINT32_MAX;
-            }
-        }
-    }
     lvec out = {0};
-    uint64_t lost = 0;
-    size_t e = 0;
-    int rc = 0;
-    const uint8_t *need = f.need;
-    const uint32_t nlines = f.nlines;
-    const kr_inst *rec = w->insts, *last = w->ninsts ? w->insts + w->ninsts : w->insts;
-    for (; rec < last && e < nwaits; rec++) {
-        /* most records are not memory instructions: skip them four at a time */
-        while (last - rec >= 4 && !(need[line_in(rec[0].line, nlines)] | need[line_in(rec[1].line, nlines)] |
-                                    need[line_in(rec[2].line, nlines)] | need[line_in(rec[3].line, nlines)]))
-            rec += 4;
-        if (rec == last)
-            break;
-        while (!need[line_in(rec->line, nlines)])   /* then one at a time */
-            if (++rec == last)
-                goto done;
-        uint32_t line = rec->line;
-        size_t i = (size_t)(rec - w->insts);
-        if (line == waits[e].wait_line) {
-            /* the next execution of the wait line is the entry's */
-            rc = release(&f, producers + waits[e].first, waits[e].n, (uint32_t)i, &out, &lost);
-            e++;
-            /* a combined wait: the second counter's entry on the same execution */
-            const kr_code_row *wr = kr_capture_row(c, line);
-            if (!rc && e < nwaits && waits[e].wait_line == line && names_several_counters(wr ? wr->isa : NULL) &&
-                placeable(&f, producers + waits[e].first, waits[e].n)) {
-                rc = release(&f, producers + waits[e].first, waits[e].n, (uint32_t)i, &out, &lost);
-                e++;
-            }
-            if (rc)
-                break;
-            continue;
-        }
-        if (f.need[line] & 1) {          /* queue the execution */
-            f.next[i] = UINT32_MAX;
-            if (f.tail[line] == UINT32_MAX)
-                f.head[line] = (uint32_t)i;
-            else
-                f.next[f.tail[line]] = (uint32_t)i;
-            f.tail[line] = (uint32_t)i;
-        }
-    }
-done:
-    for (; e < nwaits; e++)               /* no execution of the wait left */
-        lost += waits[e].n;
+    int rc = place(&f, c, w, waits, nwaits, producers, &out, unplaced, NULL, NULL);
     fifos_free(&f);
     if (rc) {
         free(out.v);
@@ -196,8 +565,6 @@ done:
     }
     *links = out.v;
     *nlinks = out.n;
-    if (unplaced)
-        *unplaced += lost;
     return 0;
 }
 
@@ -242,150 +609,53 @@ int an_waits_wave_links(const kr_capture *c, const kr_wave *w, an_link **links, 
     return 0;
 }
 
-/* ---- aggregation ----
- *
- * Links are not kept: each distinct link (wait row, producer row,
- * distances, stall, critical) is counted once in a hash table, so memory
- * follows the distinct links, not the links, and the figures do not depend
- * on the order the waves come in. At the end the table gives the per-row
- * sums and the samples the order statistics need (see "finishing"). */
-
-typedef struct lent {
-    uint32_t w, p;                   /* wait row, producer row */
-    uint64_t dinst, dcyc, stall;
-    uint32_t critical;               /* 0 or 1; UINT32_MAX: empty slot */
-    uint32_t hash;                   /* link_hash, kept for growing */
-    uint64_t count;                  /* links */
-    uint64_t waited;                 /* of them, the first of their row in their wait execution */
-} lent;
-
-typedef struct lmap {
-    lent *v;
-    size_t cap, n;                   /* cap a power of two, n used */
-} lmap;
-
-/* The key fields multiplied by odd constants, folded (one multiply per
- * field, then a final mix of the high bits into the low ones). */
-static uint32_t link_hash(const lent *k)
-{
-    uint64_t h = ((uint64_t)k->w << 32 | k->p) * 0x9e3779b97f4a7c15ull;
-    h ^= k->dinst * 0xc2b2ae3d27d4eb4full;
-    h ^= k->dcyc * 0x165667b19e3779f9ull;
-    h ^= (k->stall << 1 | k->critical) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    return (uint32_t)(h >> 32);
-}
-
-static int same_link(const lent *e, const lent *k)
-{
-    return e->hash == k->hash && e->w == k->w && e->p == k->p && e->dinst == k->dinst && e->dcyc == k->dcyc &&
-           e->stall == k->stall && e->critical == k->critical;
-}
-
-/* The slot of k (k->hash set): its entry or the empty slot it goes to. */
-static size_t slot_of(const lmap *m, const lent *k)
-{
-    size_t mask = m->cap - 1, i = (size_t)k->hash & mask;
-    while (m->v[i].critical != UINT32_MAX && !same_link(&m->v[i], k))
-        i = (i + 1) & mask;
-    return i;
-}
-
-static int grow(lmap *m)
-{
-    size_t cap = m->cap ? m->cap * 2 : 1024;
-    lent *v = malloc(cap * sizeof *v), *old = m->v;
-    if (!v)
-        return KR_INTERNAL;
-    for (size_t i = 0; i < cap; i++)
-        v[i].critical = UINT32_MAX;
-    size_t ocap = m->cap;
-    m->v = v;
-    m->cap = cap;
-    size_t mask = cap - 1;
-    for (size_t i = 0; i < ocap; i++)     /* distinct keys: the first empty slot */
-        if (old[i].critical != UINT32_MAX) {
-            size_t j = (size_t)old[i].hash & mask;
-            while (v[j].critical != UINT32_MAX)
-                j = (j + 1) & mask;
-            v[j] = old[i];
-        }
-    free(old);
-    return 0;
-}
-
-/* Adds count links (waited of them first of their row) like k (k->hash
- * set). */
-static int add_link(lmap *m, const lent *k, uint64_t count, uint64_t waited)
-{
-    if (4 * (m->n + 1) > 3 * m->cap && grow(m))
-        return KR_INTERNAL;
-    lent *e = &m->v[slot_of(m, k)];
-    if (e->critical == UINT32_MAX) {
-        *e = *k;
-        e->count = e->waited = 0;
-        m->n++;
-    }
-    e->count += count;
-    e->waited += waited;
-    return 0;
-}
-
 struct an_waits_acc {
     lmap h;
     size_t waves_stored, waves_computed, waves_none;
     uint64_t entries, links_unplaced;
+    /* scratch kept between waves (contents do not carry over) */
+    fifos f;
+    lvec links;
+    const kr_code_row *rank_rows;    /* the code table rank was built for */
+    size_t rank_nrows;
+    uint8_t *rank;                   /* per row: latency_rank of its class */
 };
 
 /* Expected-latency class of a producer for the critical choice: vector
  * memory (VMEM, FLAT) 2, scalar memory 1, anything else (LDS, messages) 0. */
-static int latency_rank(const kr_capture *c, const kr_inst *x)
+static uint8_t class_rank(kr_class k)
 {
-    if (x->row == KR_ROW_NONE || x->row >= c->nrows)
-        return 0;
-    kr_class k = c->rows[x->row].cls;
     return k == KR_CLASS_VMEM || k == KR_CLASS_FLAT ? 2 : k == KR_CLASS_SMEM ? 1 : 0;
 }
 
-/* Links of one wave (critical: see waits.h), grouped by wait execution. */
-static int collect_wave(const kr_capture *c, size_t wi, const an_link *lk, size_t n, lmap *m)
+/* a->rank for c's rows (built once per code table). */
+static int fit_rank(an_waits_acc *a, const kr_capture *c)
 {
-    const kr_wave *w = &c->waves[wi];
+    if (a->rank && a->rank_rows == c->rows && a->rank_nrows == c->nrows)
+        return 0;
+    free(a->rank);
+    a->rank = malloc(c->nrows ? c->nrows : 1);
+    if (!a->rank)
+        return KR_INTERNAL;
+    for (size_t r = 0; r < c->nrows; r++)
+        a->rank[r] = class_rank(c->rows[r].cls);
+    a->rank_rows = c->rows;
+    a->rank_nrows = c->nrows;
+    return 0;
+}
+
+/* Links of one wave (critical: see waits.h), grouped by wait execution
+ * (an_waits_wave_links gives the links of one execution together). */
+static int collect_wave(const kr_capture *c, const kr_wave *w, const uint8_t *rank, const an_link *lk, size_t n,
+                        lmap *m)
+{
     size_t i = 0;
     while (i < n) {
-        size_t j = i;
-        uint32_t crit = lk[i].prod_rec;
-        int crit_rank = latency_rank(c, &w->insts[crit]);
-        while (j < n && lk[j].wait_rec == lk[i].wait_rec) {
-            int rk = latency_rank(c, &w->insts[lk[j].prod_rec]);
-            if (rk > crit_rank || (rk == crit_rank && lk[j].prod_rec > crit)) {
-                crit = lk[j].prod_rec;
-                crit_rank = rk;
-            }
+        size_t j = i + 1;
+        while (j < n && lk[j].wait_rec == lk[i].wait_rec)
             j++;
-        }
-        const kr_inst *wr = &w->insts[lk[i].wait_rec];
-        int crit_done = 0;
-        for (size_t k = i; k < j; k++) {
-            const kr_inst *pr = &w->insts[lk[k].prod_rec];
-            if (wr->row == KR_ROW_NONE || pr->row == KR_ROW_NONE || wr->row >= c->nrows || pr->row >= c->nrows)
-                continue;
-            int first = 1;           /* no earlier counted link of this execution has the row */
-            for (size_t q = i; q < k && first; q++) {
-                const kr_inst *qr = &w->insts[lk[q].prod_rec];
-                first = !(qr->row == pr->row && qr->row < c->nrows);
-            }
-            uint64_t dinst = lk[k].wait_rec > lk[k].prod_rec ? lk[k].wait_rec - lk[k].prod_rec : 0;
-            uint64_t issue = pr->time + pr->stall;
-            uint64_t dcyc = wr->time > issue ? wr->time - issue : 0;
-            int critical = !crit_done && lk[k].prod_rec == crit;
-            crit_done |= critical;
-            lent key = {wr->row, pr->row, dinst, dcyc, wr->stall, (uint32_t)critical, 0, 0, 0};
-            key.hash = link_hash(&key);
-            if (add_link(m, &key, 1, (uint64_t)first))
-                return KR_INTERNAL;
-        }
+        if (add_execution(m, w->insts, (uint32_t)c->nrows, rank, lk + i, j - i))
+            return KR_INTERNAL;
         i = j;
     }
     return 0;
@@ -431,45 +701,84 @@ typedef struct fin {
     const lent *v;                   /* the table's slots */
     uint32_t *byp, *byw;             /* distinct links by producer row; by (wait row, producer row) */
     uint32_t *pstart, *wstart;       /* per row r: run [start[r], start[r + 1]) */
-    uint64_t *val, *cnt;             /* scratch for one sample */
+    uint64_t *val[4], *cnt[4];       /* scratch for up to four samples of one run */
 } fin;
 
-enum { V_DINST, V_DCYC, V_STALL, V_OBS };
-
-static uint64_t value_of(const lent *l, int what)
+/* Two samples over the links idx[lo .. hi) in one pass: `a_what` over the
+ * critical ones only when a_crit (else all), `b_what` over all; values:
+ * 0 dinst, 1 dcyc, 2 stall. Sizes and extremes are gathered on the way
+ * (an_dist_of_weighted_range). */
+static void sample2(fin *f, const uint32_t *idx, size_t lo, size_t hi, int a_what, int a_crit, an_dist *a_out,
+                    int b_what, an_dist *b_out)
 {
-    switch (what) {
-    case V_DINST: return l->dinst;
-    case V_DCYC: return l->dcyc;
-    case V_STALL: return l->stall;
-    default: return l->dcyc + l->stall;
-    }
-}
-
-/* The sample of `what` over the links idx[lo .. hi) (critical ones only
- * when crit_only) into out. */
-static void sample(fin *f, const uint32_t *idx, size_t lo, size_t hi, int crit_only, int what, an_dist *out)
-{
-    size_t k = 0;
+    uint64_t *va = f->val[0], *ca = f->cnt[0], *vb = f->val[1], *cb = f->cnt[1];
+    uint64_t ta = 0, tb = 0, mna = UINT64_MAX, mxa = 0, mnb = UINT64_MAX, mxb = 0;
+    size_t ka = 0, kb = 0;
     for (size_t i = lo; i < hi; i++) {
         const lent *l = &f->v[idx[i]];
-        if (crit_only && !l->critical)
+        const uint64_t vals[3] = {l->dinst, l->dcyc, l->stall}, n = l->count;
+        uint64_t y = vals[b_what];
+        vb[kb] = y;
+        cb[kb++] = n;
+        tb += n;
+        mnb = y < mnb ? y : mnb;
+        mxb = y > mxb ? y : mxb;
+        if (a_crit && !l->critical)
             continue;
-        f->val[k] = value_of(l, what);
-        f->cnt[k] = l->count;
+        uint64_t x = vals[a_what];
+        va[ka] = x;
+        ca[ka++] = n;
+        ta += n;
+        mna = x < mna ? x : mna;
+        mxa = x > mxa ? x : mxa;
+    }
+    an_dist_of_weighted_range(va, ca, ka, ta, mna, mxa, a_out);
+    an_dist_of_weighted_range(vb, cb, kb, tb, mnb, mxb, b_out);
+}
+
+/* The four samples of a wait (critical links of its run byw[lo .. hi)) in
+ * one pass: distance in instructions and cycles, exposed (stall), observed
+ * (distance + stall). The sample size and extremes are gathered on the way
+ * (an_dist_of_weighted_range). */
+static void sample_wait(fin *f, size_t lo, size_t hi, an_wait *wt)
+{
+    uint64_t *v0 = f->val[0], *v1 = f->val[1], *v2 = f->val[2], *v3 = f->val[3];
+    uint64_t *c0 = f->cnt[0], *c1 = f->cnt[1], *c2 = f->cnt[2], *c3 = f->cnt[3];
+    uint64_t total = 0, mn[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}, mx[4] = {0, 0, 0, 0};
+    size_t k = 0;
+    for (size_t i = lo; i < hi; i++) {
+        const lent *l = &f->v[f->byw[i]];
+        if (!l->critical)
+            continue;
+        uint64_t a = l->dinst, b = l->dcyc, s = l->stall, o = b + s, n = l->count;
+        v0[k] = a;
+        v1[k] = b;
+        v2[k] = s;
+        v3[k] = o;
+        c0[k] = c1[k] = c2[k] = c3[k] = n;
+        total += n;
+        mn[0] = a < mn[0] ? a : mn[0];
+        mx[0] = a > mx[0] ? a : mx[0];
+        mn[1] = b < mn[1] ? b : mn[1];
+        mx[1] = b > mx[1] ? b : mx[1];
+        mn[2] = s < mn[2] ? s : mn[2];
+        mx[2] = s > mx[2] ? s : mx[2];
+        mn[3] = o < mn[3] ? o : mn[3];
+        mx[3] = o > mx[3] ? o : mx[3];
         k++;
     }
-    an_dist_of_weighted(f->val, f->cnt, k, out);
+    an_dist_of_weighted_range(v0, c0, k, total, mn[0], mx[0], &wt->dist_insts);
+    an_dist_of_weighted_range(v1, c1, k, total, mn[1], mx[1], &wt->dist_cycles);
+    an_dist_of_weighted_range(v2, c2, k, total, mn[2], mx[2], &wt->exposed);
+    an_dist_of_weighted_range(v3, c3, k, total, mn[3], mx[3], &wt->observed);
 }
 
 /* Counting sort of idx[0 .. n) into out by the row key(v[idx[i]]) (stable);
- * start[0 .. nrows] receives the run bounds. */
+ * start[0 .. nrows] holds the run sizes at start[row + 1] (start[0] = 0)
+ * and receives the run bounds. */
 static void bucket(const lent *v, const uint32_t *idx, size_t n, int by_wait, size_t nrows, uint32_t *start,
                    uint32_t *out)
 {
-    memset(start, 0, (nrows + 1) * sizeof *start);
-    for (size_t i = 0; i < n; i++)
-        start[(by_wait ? v[idx[i]].w : v[idx[i]].p) + 1]++;
     for (size_t r = 1; r <= nrows; r++)
         start[r] += start[r - 1];
     for (size_t i = 0; i < n; i++)
@@ -532,10 +841,7 @@ static int build_waits(const kr_capture *c, fin *f, an_waits *out)
         }
         out->links += wt->links;
         out->attributed += wt->attributed;
-        sample(f, f->byw, lo, hi, 1, V_DINST, &wt->dist_insts);
-        sample(f, f->byw, lo, hi, 1, V_DCYC, &wt->dist_cycles);
-        sample(f, f->byw, lo, hi, 1, V_STALL, &wt->exposed);
-        sample(f, f->byw, lo, hi, 1, V_OBS, &wt->observed);
+        sample_wait(f, lo, hi, wt);
         wt->earlier_cycles = wt->exposed.p50;
         if (wt->dist_cycles.n && wt->dist_cycles.p50 > 0) {
             wt->has_extra = 1;
@@ -561,8 +867,7 @@ static int build_waits(const kr_capture *c, fin *f, an_waits *out)
             }
             for (b = a; b < hi && f->v[f->byw[b]].p == p->row; b++)
                 ;
-            sample(f, f->byw, a, b, 0, V_DINST, &p->dist_insts);
-            sample(f, f->byw, a, b, 0, V_DCYC, &p->dist_cycles);
+            sample2(f, f->byw, a, b, 0, 0, &p->dist_insts, 1, &p->dist_cycles);
         }
     }
     return 0;
@@ -620,8 +925,7 @@ static int build_top(const kr_capture *c, fin *f, an_waits *out)
     for (size_t k = 0; k < out->nproducers && k < out->n; k++) {   /* the reported ones */
         an_top_producer *p = &out->producers[k];
         size_t lo = f->pstart[p->row], hi = f->pstart[p->row + 1];
-        sample(f, f->byp, lo, hi, 1, V_STALL, &p->exposed);
-        sample(f, f->byp, lo, hi, 0, V_DCYC, &p->dist_cycles);
+        sample2(f, f->byp, lo, hi, 2, 1, &p->exposed, 1, &p->dist_cycles);
     }
     return 0;
 }
@@ -636,24 +940,38 @@ void an_waits_acc_free(an_waits_acc *a)
     if (!a)
         return;
     free(a->h.v);
+    fifos_free(&a->f);
+    free(a->links.v);
+    free(a->rank);
     free(a);
 }
 
 int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi)
 {
+    const kr_wave *w = &c->waves[wi];
+    int rc = fit_rank(a, c);
+    if (rc)
+        return rc;
+    if (!a->h.cap && c->nwaves && grow_to(&a->h, c->nwaves * w->nproducers))
+        return KR_INTERNAL;              /* first wave: room for about as many links in every wave */
+    if (w->has_waitcnt) {
+        /* an_waits_wave_links and collect_wave in one: each execution's
+         * links are counted as they are placed */
+        a->waves_stored++;
+        a->entries += w->nwaits;
+        return place(&a->f, c, w, w->waits, w->nwaits, w->producers, &a->links, &a->links_unplaced, &a->h, a->rank);
+    }
     an_link *lk;
     size_t nlk;
     an_links_source src;
-    int rc = an_waits_wave_links(c, &c->waves[wi], &lk, &nlk, &src, &a->links_unplaced, &a->entries);
+    rc = an_waits_wave_links(c, w, &lk, &nlk, &src, &a->links_unplaced, &a->entries);
     if (rc)
         return rc;
-    if (src == AN_LINKS_STORED)
-        a->waves_stored++;
-    else if (src == AN_LINKS_COMPUTED)
+    if (src == AN_LINKS_COMPUTED)
         a->waves_computed++;
     else
         a->waves_none++;
-    rc = collect_wave(c, wi, lk, nlk, &a->h);
+    rc = collect_wave(c, w, a->rank, lk, nlk, &a->h);
     free(lk);
     return rc;
 }
@@ -661,7 +979,7 @@ int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi)
 int an_waits_acc_merge(an_waits_acc *into, const an_waits_acc *from)
 {
     for (size_t i = 0; i < from->h.cap; i++)
-        if (from->h.v[i].critical != UINT32_MAX &&
+        if (from->h.v[i].count != 0 &&
             add_link(&into->h, &from->h.v[i], from->h.v[i].count, from->h.v[i].waited))
             return KR_INTERNAL;
     into->waves_stored += from->waves_stored;
@@ -702,14 +1020,23 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
     f.byw = malloc(nd * sizeof *f.byw);
     f.pstart = malloc((nr + 1) * sizeof *f.pstart);
     f.wstart = malloc((nr + 1) * sizeof *f.wstart);
-    f.val = malloc(nd * sizeof *f.val);
-    f.cnt = malloc(nd * sizeof *f.cnt);
-    int rc = idx && f.byp && f.byw && f.pstart && f.wstart && f.val && f.cnt ? 0 : KR_INTERNAL;
+    int rc = idx && f.byp && f.byw && f.pstart && f.wstart ? 0 : KR_INTERNAL;
+    for (int k = 0; k < 4; k++) {
+        f.val[k] = malloc(nd * sizeof *f.val[k]);
+        f.cnt[k] = malloc(nd * sizeof *f.cnt[k]);
+        if (!f.val[k] || !f.cnt[k])
+            rc = KR_INTERNAL;
+    }
     if (!rc) {
-        size_t n = 0;                          /* the used slots (rows < nrows: see collect_wave) */
+        size_t n = 0;                          /* the used slots (rows < nrows: see add_execution) */
+        memset(f.pstart, 0, (nr + 1) * sizeof *f.pstart);
+        memset(f.wstart, 0, (nr + 1) * sizeof *f.wstart);
         for (size_t i = 0; i < m->cap; i++)
-            if (m->v[i].critical != UINT32_MAX)
+            if (m->v[i].count != 0) {
                 idx[n++] = (uint32_t)i;
+                f.pstart[m->v[i].p + 1]++;
+                f.wstart[m->v[i].w + 1]++;
+            }
         bucket(f.v, idx, n, 0, nr, f.pstart, f.byp);
         bucket(f.v, f.byp, n, 1, nr, f.wstart, f.byw);
         rc = build_waits(c, &f, out);
@@ -721,8 +1048,10 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
     free(f.byw);
     free(f.pstart);
     free(f.wstart);
-    free(f.val);
-    free(f.cnt);
+    for (int k = 0; k < 4; k++) {
+        free(f.val[k]);
+        free(f.cnt[k]);
+    }
     if (rc) {
         an_waits_free(out);
         return rc;

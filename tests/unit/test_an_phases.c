@@ -230,6 +230,70 @@ static void test_stream_target_and_stub(void)
     tb_free(&c);
 }
 
+/* Long runs inside a loop (the per-wave pass takes runs of records in one
+ * loop several at a time): rows 2..4 are the body, 5 jumps back to 2
+ * (16 + 4 + 4 * -4 = 4). Iteration 1 runs 21 body records with a
+ * record of unknown PC (line 0, no row: it moves nothing, not even
+ * prev_done, though it lasts 5000 cycles) among them and a record lasting
+ * 300 cycles early in the run (so prev_done is not the last record's
+ * end); iteration 2 runs 9 body records. The expected costs are recomputed
+ * here from the records by the §4.3 prev_done rule. */
+static void test_long_runs(void)
+{
+    static const tb_row rows[] = {
+        {"; k", 0}, {"s_mov_b32 s0, 0", 0}, {"v_add_f32_e32 v0, v1, v2", 4}, {"v_mul_f32_e32 v3, v1, v2", 8},
+        {"v_sub_f32_e32 v4, v1, v2", 12}, {"s_cbranch_scc1 65532", 16}, {"s_endpgm", 20},
+    };
+    tb_rec r[64];
+    size_t n = 0;
+    uint64_t t = 0;
+    r[n++] = (tb_rec){t, KR_CAT_SALU, 0, 4, 1};
+    for (int it = 0; it < 2; it++) {
+        int body = it == 0 ? 21 : 9;
+        for (int k = 0; k < body; k++) {
+            t += 4;
+            uint32_t dur = it == 0 && k == 2 ? 300 : 4;
+            if (it == 0 && k == 11)
+                r[n++] = (tb_rec){t, KR_CAT_VALU, 0, 5000, 0};
+            else
+                r[n++] = (tb_rec){t, KR_CAT_VALU, 0, dur, (uint32_t)(2 + k % 3)};
+        }
+        t += 4;
+        r[n++] = (tb_rec){t, it == 0 ? KR_CAT_JUMP : KR_CAT_NEXT, 0, 4, 5};
+    }
+    t += 4;
+    r[n++] = (tb_rec){t, KR_CAT_MESSAGE, 0, 8, 6};
+    tb_wave w[] = {{0, 0, 0, 0, t + 8, r, n}};
+    kr_capture c;
+    tb_build(&c, 9, rows, sizeof rows / sizeof rows[0], w, 1);
+    /* prev_done before record i (records without a row skipped) */
+    uint64_t done[64], d = 0;
+    for (size_t i = 0; i < n; i++) {
+        done[i] = d;
+        if (r[i].line != 0 && r[i].time + r[i].dur > d)
+            d = r[i].time + r[i].dur;
+    }
+    size_t jump = 1 + 21, exit_at = jump + 1 + 9 + 1;   /* r[jump]: the taken back edge; r[exit_at]: row 6 */
+    uint64_t first = done[jump + 1] - done[1], steady = done[exit_at] - done[jump + 1];
+    T_CHECK(first > 300);                             /* the 300-cycle record is in it */
+    an_phases p;
+    T_EQ_I64(an_phases_compute(&c, &p), 0);
+    T_EQ_U64(p.nloops, 1);
+    if (p.nloops == 1) {
+        const an_loop *l = &p.loops[0];
+        T_EQ_U64(l->head, 2);
+        T_EQ_U64(l->tail, 5);
+        T_EQ_U64(l->entries, 1);
+        T_EQ_U64(l->iterations, 2);
+        T_EQ_U64(l->first_cost.n, 1);
+        T_EQ_U64(l->first_cost.p50, first);
+        T_EQ_U64(l->steady_cost.n, 1);
+        T_EQ_U64(l->steady_cost.p50, steady);
+    }
+    an_phases_free(&p);
+    tb_free(&c);
+}
+
 static kr_capture *load(const char *path)
 {
     bundle_opts opts = {0};
@@ -410,6 +474,7 @@ int main(void)
     test_nested();
     test_overlap();
     test_stream_target_and_stub();
+    test_long_runs();
     test_example();
     test_hub();
     return t_done("test_an_phases");
