@@ -8,9 +8,14 @@
 
 #include "common/err.h"
 
+/* Groups whose records take at most this many bytes may run their hidden
+ * latency beside the shared accumulator's (see an_stream.hidden). */
+#define STREAM_SIDE_SCOPE_BYTES (8u << 20)
+
 /* One thread's accumulators. */
 typedef struct worker_acc {
     an_classes_acc classes;          /* also the records an_totals counts */
+    an_hidden_acc *hidden;           /* small groups while the shared one is busy (made on first use) */
     an_waits_acc *waits;
     an_phases_acc *phases;
     int rc;                          /* first failure of this worker */
@@ -26,11 +31,13 @@ struct an_stream {
     an_state_sums *per_wave;         /* per wave of the capture (each written once) */
     size_t *ntimeline;
     an_phases phases;                /* loops and phases from the code rows */
-    /* Hidden latency: one accumulator, one group at a time. Its buffers
-     * grow to the largest group (a few times the group's records), so one
-     * set of them is what memory can afford; a thread that finishes a
-     * group while another's runs waits, which costs little since a
-     * group's hidden latency takes less time than parsing a group. */
+    /* Hidden latency: one shared accumulator, one group at a time. Its
+     * buffers grow to the largest group (about as large as the group's
+     * records), so one set of them is what a large capture can afford: a
+     * thread that finishes a large group while another's runs waits. A
+     * small group (records under STREAM_SIDE_SCOPE_BYTES) goes into the
+     * thread's own accumulator instead of waiting; they are merged at the
+     * end (sums: the order does not matter). */
     an_hidden_acc *hidden;
     pthread_mutex_t hidden_mu;
     int hidden_mu_ok;
@@ -53,6 +60,7 @@ static void free_workers(an_stream *s)
 {
     for (int k = 0; s->w && k < s->nworkers; k++) {
         an_classes_acc_free(&s->w[k].classes);
+        an_hidden_acc_free(s->w[k].hidden);
         an_waits_acc_free(s->w[k].waits);
         an_phases_acc_free(s->w[k].phases);
     }
@@ -145,9 +153,22 @@ static int sink_group(void *acc, const kr_capture *c, const size_t *waves, size_
     if (s->deferred || !s->flow)
         return 0;
     worker_acc *w = &s->w[worker < s->nworkers ? worker : 0];
-    pthread_mutex_lock(&s->hidden_mu);
-    int rc = an_hidden_acc_scope(s->hidden, c, waves, n);
-    pthread_mutex_unlock(&s->hidden_mu);
+    an_hidden_acc *into = s->hidden;
+    int locked = pthread_mutex_trylock(&s->hidden_mu) == 0;
+    if (!locked) {
+        uint64_t bytes = 0;
+        for (size_t k = 0; k < n; k++)
+            bytes += (uint64_t)c->waves[waves[k]].ninsts * sizeof(kr_inst);
+        if (bytes <= STREAM_SIDE_SCOPE_BYTES && (w->hidden || (w->hidden = an_hidden_acc_new(c)))) {
+            into = w->hidden;
+        } else {
+            pthread_mutex_lock(&s->hidden_mu);
+            locked = 1;
+        }
+    }
+    int rc = an_hidden_acc_scope(into, c, waves, n);
+    if (locked)
+        pthread_mutex_unlock(&s->hidden_mu);
     if (rc && !w->rc)
         w->rc = rc;
     return rc;
@@ -178,6 +199,9 @@ static int merge(an_stream *s)
     int rc = 0;
     for (int k = 0; k < s->nworkers && !rc; k++)
         rc = s->w[k].rc;
+    for (int k = 0; k < s->nworkers && !rc; k++)
+        if (s->w[k].hidden)
+            an_hidden_acc_merge(s->hidden, s->w[k].hidden);
     for (int k = 1; k < s->nworkers && !rc; k++) {
         worker_acc *to = &s->w[0], *from = &s->w[k];
         an_classes_acc_merge(&to->classes, &from->classes);
