@@ -75,14 +75,17 @@ static size_t slot_of(const lmap *m, const lent *k)
 }
 
 /* Doubles the table (or sizes it for about `hint` distinct links when
- * empty: 1024 to 16384 slots). */
+ * empty: 1024 to 2048 slots; a slot is 56 bytes, and every slot is written
+ * here, so a table sized for more links than come costs a page fault per
+ * 73 slots: links repeat across waves, and real captures have a few
+ * hundred to a few thousand distinct ones). */
 static int grow_to(lmap *m, size_t hint)
 {
     size_t cap = 1024;
     if (m->cap)
         cap = m->cap * 2;
     else
-        while (cap < 16384 && 3 * cap < 4 * hint)
+        while (cap < 2048 && 3 * cap < 4 * hint)
             cap *= 2;
     lent *v = malloc(cap * sizeof *v), *old = m->v;
     if (!v)
