@@ -190,7 +190,9 @@ int an_stream_deferred(const an_stream *s)
     return s->deferred || !s->begun;
 }
 
-/* Worker k's accumulators into worker 0's, k ascending. */
+/* Worker k's class counts into worker 0's, k ascending (the totals read
+ * them first). The other accumulators merge in their own module's task
+ * (an_stream_waits, _hidden, _phases), which run side by side. */
 static int merge(an_stream *s)
 {
     if (s->merged)
@@ -199,18 +201,8 @@ static int merge(an_stream *s)
     int rc = 0;
     for (int k = 0; k < s->nworkers && !rc; k++)
         rc = s->w[k].rc;
-    for (int k = 0; k < s->nworkers && !rc; k++)
-        if (s->w[k].hidden)
-            an_hidden_acc_merge(s->hidden, s->w[k].hidden);
-    for (int k = 1; k < s->nworkers && !rc; k++) {
-        worker_acc *to = &s->w[0], *from = &s->w[k];
-        an_classes_acc_merge(&to->classes, &from->classes);
-        if (!s->flow)
-            continue;
-        rc = an_waits_acc_merge(to->waits, from->waits);
-        if (!rc)
-            rc = an_phases_acc_merge(to->phases, from->phases);
-    }
+    for (int k = 1; k < s->nworkers && !rc; k++)
+        an_classes_acc_merge(&s->w[0].classes, &s->w[k].classes);
     return rc;
 }
 
@@ -236,11 +228,19 @@ int an_stream_classes(an_stream *s, const kr_capture *c, an_classes *out)
 
 int an_stream_hidden(an_stream *s, const kr_capture *c, const an_hidden_opts *opts, an_hidden *out)
 {
+    for (int k = 0; k < s->nworkers; k++)
+        if (s->w[k].hidden)
+            an_hidden_acc_merge(s->hidden, s->w[k].hidden);
     return an_hidden_finish(c, s->hidden, opts, out);
 }
 
 int an_stream_waits(an_stream *s, const kr_capture *c, const an_waits_opts *opts, an_waits *out)
 {
+    for (int k = 1; k < s->nworkers; k++)
+        if (an_waits_acc_merge(s->w[0].waits, s->w[k].waits)) {
+            memset(out, 0, sizeof *out);
+            return KR_INTERNAL;
+        }
     return an_waits_finish(c, s->w[0].waits, opts, out);
 }
 
@@ -248,6 +248,9 @@ int an_stream_phases(an_stream *s, const kr_capture *c, an_phases *out)
 {
     *out = s->phases;                /* the result owns the loops now */
     s->phases_taken = 1;
+    for (int k = 1; k < s->nworkers; k++)
+        if (an_phases_acc_merge(s->w[0].phases, s->w[k].phases))
+            return KR_INTERNAL;
     return an_phases_finish(c, s->w[0].phases, out);
 }
 
