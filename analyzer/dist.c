@@ -76,35 +76,6 @@ void an_dist_of(uint64_t *v, size_t n, an_dist *out)
     out->p90 = select_rank(v, k50, n, k90);
 }
 
-/* The value of 0-based rank k: the first value whose cumulative count
- * passes k. */
-static uint64_t rank_of_counts(const uint64_t *value, const uint64_t *count, size_t nvalues, uint64_t k)
-{
-    uint64_t seen = 0;
-    for (size_t i = 0; i < nvalues; i++) {
-        seen += count[i];
-        if (seen > k)
-            return value[i];
-    }
-    return value[nvalues - 1];
-}
-
-void an_dist_of_counts(const uint64_t *value, const uint64_t *count, size_t nvalues, an_dist *out)
-{
-    memset(out, 0, sizeof *out);
-    uint64_t n = 0;
-    for (size_t i = 0; i < nvalues; i++)
-        n += count[i];
-    if (n == 0)
-        return;
-    out->n = n;
-    out->min = value[0];
-    out->max = value[nvalues - 1];
-    out->p10 = rank_of_counts(value, count, nvalues, an_dist_index((size_t)n, 10));
-    out->p50 = rank_of_counts(value, count, nvalues, an_dist_index((size_t)n, 50));
-    out->p90 = rank_of_counts(value, count, nvalues, an_dist_index((size_t)n, 90));
-}
-
 /* The value of 0-based rank k of the multiset v[lo .. hi) × c[lo .. hi)
  * (k below its total count); reorders the pairs together so that
  * v[lo .. *eq_lo) are smaller than the value, v[*eq_lo .. *eq_hi) equal and

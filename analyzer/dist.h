@@ -20,11 +20,6 @@ typedef struct an_dist {
 /* Fills out from v[0..n); v is reordered (not fully sorted). */
 void an_dist_of(uint64_t *v, size_t n, an_dist *out);
 
-/* The same from a histogram: value[i] occurs count[i] >= 1 times, values
- * strictly ascending, nvalues distinct values (the sample is the multiset).
- * Cost: linear in nvalues. */
-void an_dist_of_counts(const uint64_t *value, const uint64_t *count, size_t nvalues, an_dist *out);
-
 /* The same from unsorted (value, count) pairs: value[i] occurs
  * count[i] >= 1 times (values may repeat, in any order); both arrays are
  * reordered together. Gives what an_dist_of gives on the expanded
