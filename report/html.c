@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmark-gfm-core-extensions.h>
-#include <cmark-gfm.h>
-
 #include "common/err.h"
 #include "report/charts.h"
+#include "report/cmark_api.h"
+
+#define CM rep_cmark_table
 
 /* No '<' or '&' in here: the page stays well-formed XML. */
 static const char css[] =
@@ -57,19 +57,19 @@ void rep_html_escape(kr_buf *out, const char *text)
 /* Plain text of a node's inline content. */
 static void plain_text(cmark_node *node, kr_buf *out)
 {
-    cmark_iter *it = cmark_iter_new(node);
+    cmark_iter *it = CM.cmark_iter_new(node);
     cmark_event_type ev;
-    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-        cmark_node *n = cmark_iter_get_node(it);
+    while ((ev = CM.cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *n = CM.cmark_iter_get_node(it);
         if (ev != CMARK_EVENT_ENTER)
             continue;
-        cmark_node_type t = cmark_node_get_type(n);
+        cmark_node_type t = CM.cmark_node_get_type(n);
         if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
-            kr_buf_puts(out, cmark_node_get_literal(n));
+            kr_buf_puts(out, CM.cmark_node_get_literal(n));
         else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
             kr_buf_putc(out, ' ');
     }
-    cmark_iter_free(it);
+    CM.cmark_iter_free(it);
 }
 
 /* "wave-states" from "Wave states"; ASCII letters and digits kept. */
@@ -111,7 +111,7 @@ static void emit_figure(kr_buf *out, const rep_html_figure *f)
 
 static void emit_node(kr_buf *out, cmark_node *n, cmark_llist *ext, const char *h2_id)
 {
-    char *html = cmark_render_html(n, CMARK_OPT_DEFAULT, ext);
+    char *html = CM.cmark_render_html(n, CMARK_OPT_DEFAULT, ext);
     if (!html) {
         out->oom = 1;
         return;
@@ -124,33 +124,35 @@ static void emit_node(kr_buf *out, cmark_node *n, cmark_llist *ext, const char *
     } else {
         kr_buf_puts(out, html);
     }
-    cmark_get_default_mem_allocator()->free(html);
+    CM.cmark_get_default_mem_allocator()->free(html);
 }
 
 int rep_html_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
                   kr_buf *out)
 {
-    cmark_gfm_core_extensions_ensure_registered();
-    cmark_syntax_extension *table = cmark_find_syntax_extension("table");
-    cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
+    if (rep_cmark_api(NULL))
+        return KR_INTERNAL;
+    CM.cmark_gfm_core_extensions_ensure_registered();
+    cmark_syntax_extension *table = CM.cmark_find_syntax_extension("table");
+    cmark_parser *parser = CM.cmark_parser_new(CMARK_OPT_DEFAULT);
     if (!parser || !table) {
         if (parser)
-            cmark_parser_free(parser);
+            CM.cmark_parser_free(parser);
         return KR_INTERNAL;
     }
-    cmark_parser_attach_syntax_extension(parser, table);
-    cmark_parser_feed(parser, markdown ? markdown : "", markdown ? strlen(markdown) : 0);
-    cmark_node *doc = cmark_parser_finish(parser);
+    CM.cmark_parser_attach_syntax_extension(parser, table);
+    CM.cmark_parser_feed(parser, markdown ? markdown : "", markdown ? strlen(markdown) : 0);
+    cmark_node *doc = CM.cmark_parser_finish(parser);
     if (!doc) {
-        cmark_parser_free(parser);
+        CM.cmark_parser_free(parser);
         return KR_INTERNAL;
     }
-    cmark_llist *ext = cmark_parser_get_syntax_extensions(parser);
+    cmark_llist *ext = CM.cmark_parser_get_syntax_extensions(parser);
 
     /* level-2 headings, their ids, the title */
     size_t nh2 = 0;
-    for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n))
-        nh2 += cmark_node_get_type(n) == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 2;
+    for (cmark_node *n = CM.cmark_node_first_child(doc); n; n = CM.cmark_node_next(n))
+        nh2 += CM.cmark_node_get_type(n) == CMARK_NODE_HEADING && CM.cmark_node_get_heading_level(n) == 2;
     h2_info *h2 = calloc(nh2 ? nh2 : 1, sizeof *h2);
     unsigned char *placed = calloc(nfigs ? nfigs : 1, 1);
     kr_buf tb, tmp;
@@ -160,11 +162,11 @@ int rep_html_page(const char *title, const char *markdown, const rep_html_figure
     if (!h2 || !placed)
         goto done;
     size_t k = 0;
-    for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
-        cmark_node_type t = cmark_node_get_type(n);
+    for (cmark_node *n = CM.cmark_node_first_child(doc); n; n = CM.cmark_node_next(n)) {
+        cmark_node_type t = CM.cmark_node_get_type(n);
         if (t != CMARK_NODE_HEADING)
             continue;
-        int level = cmark_node_get_heading_level(n);
+        int level = CM.cmark_node_get_heading_level(n);
         if (level == 1 && !title && tb.len == 0)
             plain_text(n, &tb);
         if (level != 2)
@@ -217,9 +219,9 @@ int rep_html_page(const char *title, const char *markdown, const rep_html_figure
     size_t cur = SIZE_MAX;   /* index into h2 of the current section */
     int pending = 0;         /* the current section's figures are not out yet */
     size_t hi = 0;
-    for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
-        cmark_node_type t = cmark_node_get_type(n);
-        int is_h2 = t == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 2;
+    for (cmark_node *n = CM.cmark_node_first_child(doc); n; n = CM.cmark_node_next(n)) {
+        cmark_node_type t = CM.cmark_node_get_type(n);
+        int is_h2 = t == CMARK_NODE_HEADING && CM.cmark_node_get_heading_level(n) == 2;
         if (pending && (is_h2 || t != CMARK_NODE_PARAGRAPH)) {
             for (size_t f = 0; f < nfigs; f++)
                 if (!placed[f] && strcmp(figs[f].section, h2[cur].text) == 0) {
@@ -275,8 +277,8 @@ done:
     free(placed);
     kr_buf_free(&tb);
     kr_buf_free(&tmp);
-    cmark_node_free(doc);
-    cmark_parser_free(parser);
+    CM.cmark_node_free(doc);
+    CM.cmark_parser_free(parser);
     return rc;
 }
 

@@ -1,9 +1,10 @@
 /* test_dl.c — libraries opened on first use (common/dl.h) and the tables
- * of libarchive and libxml2 built on it. */
+ * of libarchive, libxml2 and cmark-gfm built on it. */
 #include <string.h>
 
 #include "bundle/archive_api.h"
 #include "common/dl.h"
+#include "report/cmark_api.h"
 #include "report/xml_api.h"
 #include "tests/unit/t.h"
 
@@ -69,5 +70,22 @@ int main(void)
     T_CHECK(d != NULL);
     if (d)
         rep_xml_table.xmlFreeDoc(d);
+    T_EQ_I64(rep_cmark_api(&err), 0);
+    rep_cmark_table.cmark_gfm_core_extensions_ensure_registered();
+    T_CHECK(rep_cmark_table.cmark_find_syntax_extension("table") != NULL);
+    cmark_parser *p = rep_cmark_table.cmark_parser_new(CMARK_OPT_DEFAULT);
+    T_CHECK(p != NULL);
+    if (p) {
+        rep_cmark_table.cmark_parser_feed(p, "# x", 3);
+        cmark_node *doc = rep_cmark_table.cmark_parser_finish(p);
+        T_CHECK(doc != NULL);
+        if (doc) {
+            char *html = rep_cmark_table.cmark_render_html(doc, CMARK_OPT_DEFAULT, NULL);
+            T_EQ_STR(html, "<h1>x</h1>\n");
+            rep_cmark_table.cmark_get_default_mem_allocator()->free(html);
+            rep_cmark_table.cmark_node_free(doc);
+        }
+        rep_cmark_table.cmark_parser_free(p);
+    }
     return t_done("test_dl");
 }
