@@ -32,24 +32,29 @@ static void run_module(void *ctx, size_t task, int worker)
     const kr_capture *c = j->c;
     an_analysis *out = j->out;
     int rc = 0;
-    if (j->no_flow && (task == 0 || task == 1 || task == 8))
-        return;                      /* hidden latency, waits, phases */
+    /* The tasks' modules, costliest first so two threads finish together. */
+    static const int module[T_COUNT] = {T_HIDDEN, T_WAITS, T_CLASSES, T_STATES, T_STALLS, T_HOTSPOTS,
+                                        T_SOURCES, T_OCCUPANCY, T_PHASES};
+    if (task >= T_COUNT)
+        return;
+    task = (size_t)module[task];
+    if (j->no_flow && (task == T_HIDDEN || task == T_WAITS || task == T_PHASES))
+        return;
     switch (task) {
-    /* Costliest first, so two threads finish together. */
-    case 0: rc = j->stream ? an_stream_hidden(j->stream, c, &j->hidden, &out->hidden)
-                           : an_hidden_compute(c, &j->hidden, &out->hidden); task = T_HIDDEN; break;
-    case 1: rc = j->stream ? an_stream_waits(j->stream, c, &j->waits, &out->waits)
-                           : an_waits_compute(c, &j->waits, &out->waits); task = T_WAITS; break;
-    case 2: rc = j->stream ? an_stream_classes(j->stream, c, &out->classes)
-                           : an_classes_compute(c, &out->classes); task = T_CLASSES; break;
-    case 3: rc = j->stream ? an_stream_states(j->stream, c, &out->states)
-                           : an_states_compute(c, &out->states); task = T_STATES; break;
-    case 4: rc = an_stalls_compute(c, &out->stalls); task = T_STALLS; break;
-    case 5: rc = an_hotspots_compute(c, &j->hot, &out->hotspots); task = T_HOTSPOTS; break;
-    case 6: rc = an_sources_compute(c, NULL, &out->sources); task = T_SOURCES; break;
-    case 7: rc = an_occupancy_compute(c, &j->occ, &out->occupancy); task = T_OCCUPANCY; break;
-    case 8: rc = j->stream ? an_stream_phases(j->stream, c, &out->phases)
-                           : an_phases_compute(c, &out->phases); task = T_PHASES; break;
+    case T_HIDDEN: rc = j->stream ? an_stream_hidden(j->stream, c, &j->hidden, &out->hidden)
+            : an_hidden_compute(c, &j->hidden, &out->hidden); break;
+    case T_WAITS: rc = j->stream ? an_stream_waits(j->stream, c, &j->waits, &out->waits)
+            : an_waits_compute(c, &j->waits, &out->waits); break;
+    case T_CLASSES: rc = j->stream ? an_stream_classes(j->stream, c, &out->classes)
+            : an_classes_compute(c, &out->classes); break;
+    case T_STATES: rc = j->stream ? an_stream_states(j->stream, c, &out->states)
+            : an_states_compute(c, &out->states); break;
+    case T_STALLS: rc = an_stalls_compute(c, &out->stalls); break;
+    case T_HOTSPOTS: rc = an_hotspots_compute(c, &j->hot, &out->hotspots); break;
+    case T_SOURCES: rc = an_sources_compute(c, NULL, &out->sources); break;
+    case T_OCCUPANCY: rc = an_occupancy_compute(c, &j->occ, &out->occupancy); break;
+    case T_PHASES: rc = j->stream ? an_stream_phases(j->stream, c, &out->phases)
+            : an_phases_compute(c, &out->phases); break;
     default: return;
     }
     j->rc[task] = rc;

@@ -343,15 +343,20 @@ int rep_json_dump(const json_t *root, kr_buf *out)
 
 /* ---- the streaming writer ---- */
 
-void rep_jw_text(rep_jw *w, kr_buf *out)
+static void jw_begin(rep_jw *w, int tree, kr_buf *out)
 {
-    w->tree = 0;
+    w->tree = tree;
     w->depth = 0;
     w->skip = 0;
     w->failed = 0;
     w->root = NULL;
     w->out = out;
     w->n = 0;
+}
+
+void rep_jw_text(rep_jw *w, kr_buf *out)
+{
+    jw_begin(w, 0, out);
 }
 
 int rep_jw_text_end(rep_jw *w)
@@ -362,13 +367,7 @@ int rep_jw_text_end(rep_jw *w)
 
 void rep_jw_tree(rep_jw *w)
 {
-    w->tree = 1;
-    w->depth = 0;
-    w->skip = 0;
-    w->failed = 0;
-    w->root = NULL;
-    w->out = NULL;
-    w->n = 0;
+    jw_begin(w, 1, NULL);
 }
 
 json_t *rep_jw_tree_end(rep_jw *w)
