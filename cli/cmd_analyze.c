@@ -15,6 +15,14 @@
 #include "common/file.h"
 #include "common/outfile.h"
 #include "common/pool.h"
+
+/* A benchmark build (CMake KREPORT_BENCH_NO_FLOW) skips the waits, hidden
+ * latency and phases: bench/analyze --flow-cost times it against kreport. */
+#ifdef KREPORT_BENCH_NO_FLOW
+#define BENCH_NO_FLOW 1
+#else
+#define BENCH_NO_FLOW 0
+#endif
 #include "common/progress.h"
 #include "report/html.h"
 #include "report/report.h"
@@ -207,7 +215,7 @@ int cmd_analyze(int argc, char **argv)
         bo.results_path = o.results;
         bo.skip_wstates = 1;
         bo.label = ex ? ex->captures[i].label : NULL;
-        if ((rc = cli_load_streamed(dirs[i], &bo, o.in_memory, want_html, 1, &caps[i], &streams[i], &err))) {
+        if ((rc = cli_load_streamed(dirs[i], &bo, o.in_memory, want_html, !BENCH_NO_FLOW, &caps[i], &streams[i], &err))) {
             rc = fail(&err);
             goto done;
         }
@@ -219,6 +227,7 @@ int cmd_analyze(int argc, char **argv)
     ao.context = o.context > 0 ? (size_t)o.context : 0;
     ao.target = o.target;
     ao.threads = o.jobs > 0 ? o.jobs : kr_cpu_count();
+    ao.no_flow = BENCH_NO_FLOW;
     for (size_t i = 0; i < ncap; i++) {
         cli_roof_for(&roof, caps[i], &ao.roof);
         if (cli_analyze_loaded(streams[i], caps[i], &ao, &res[i])) {
