@@ -36,14 +36,21 @@ typedef struct lent {
     uint32_t w, p;                   /* wait row, producer row */
     uint64_t dinst, dcyc, stall;
     uint32_t critical;               /* 0 or 1 */
-    uint32_t hash;                   /* hash_of the key, kept for growing */
-    uint64_t count;                  /* links; 0: empty slot (grow_to clears every slot) */
+    uint32_t hash;                   /* hash_of the key, kept for growing the index */
+    uint64_t count;                  /* links */
     uint64_t waited;                 /* of them, the first of their row in their wait execution */
 } lent;
 
+/* The distinct links in order of arrival (v[0 .. n), dense, so the pages
+ * touched follow the links, and a merge or the finish reads no empty
+ * slot) and an open-addressing index over them: slot = hash << 32 |
+ * (index + 1), 0 empty (8 bytes a slot; a miss on the hash does not read
+ * the entry). */
 typedef struct lmap {
     lent *v;
-    size_t cap, n;                   /* cap a power of two, n used */
+    size_t n, vcap;
+    uint64_t *slot;
+    size_t cap;                      /* a power of two, or 0 before the first link */
 } lmap;
 
 /* The key fields multiplied by odd constants, folded (one multiply per
@@ -59,74 +66,85 @@ static inline uint32_t hash_of(uint32_t w, uint32_t p, uint64_t dinst, uint64_t 
     return (uint32_t)(h >> 32);
 }
 
-static int same_link(const lent *e, const lent *k)
+/* Room for `more` new links: the index at most 3/4 full (a new index of
+ * at least 4096 slots, 32 KB, or twice the old, rebuilt from the entries)
+ * and the entries' array grown by half when full. */
+static int grow_for(lmap *m, size_t more)
 {
-    return e->hash == k->hash && e->w == k->w && e->p == k->p && e->dinst == k->dinst && e->dcyc == k->dcyc &&
-           e->stall == k->stall && e->critical == k->critical;
-}
-
-/* The slot of k (k->hash set): its entry or the empty slot it goes to. */
-static size_t slot_of(const lmap *m, const lent *k)
-{
-    size_t mask = m->cap - 1, i = (size_t)k->hash & mask;
-    while (m->v[i].count != 0 && !same_link(&m->v[i], k))
-        i = (i + 1) & mask;
-    return i;
-}
-
-/* Doubles the table (or sizes it for about `hint` distinct links when
- * empty: 1024 to 2048 slots; a slot is 56 bytes, and every slot is written
- * here, so a table sized for more links than come costs a page fault per
- * 73 slots: links repeat across waves, and real captures have a few
- * hundred to a few thousand distinct ones). */
-static int grow_to(lmap *m, size_t hint)
-{
-    size_t cap = 1024;
-    if (m->cap)
-        cap = m->cap * 2;
-    else
-        while (cap < 2048 && 3 * cap < 4 * hint)
+    size_t need = m->n + more;
+    if (4 * need > 3 * m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 4096;
+        while (4 * need > 3 * cap)
             cap *= 2;
-    lent *v = malloc(cap * sizeof *v), *old = m->v;
-    if (!v)
-        return KR_INTERNAL;
-    for (size_t i = 0; i < cap; i++)
-        v[i].count = 0;
-    size_t ocap = m->cap;
-    m->v = v;
-    m->cap = cap;
-    size_t mask = cap - 1;
-    for (size_t i = 0; i < ocap; i++)     /* distinct keys: the first empty slot */
-        if (old[i].count != 0) {
-            size_t j = (size_t)old[i].hash & mask;
-            while (v[j].count != 0)
+        uint64_t *slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            return KR_INTERNAL;
+        size_t mask = cap - 1;
+        for (size_t k = 0; k < m->n; k++) {    /* distinct keys: the first empty slot */
+            uint64_t h = m->v[k].hash;
+            size_t j = (size_t)h & mask;
+            while (slot[j] != 0)
                 j = (j + 1) & mask;
-            v[j] = old[i];
+            slot[j] = h << 32 | (uint64_t)(k + 1);
         }
-    free(old);
-    return 0;
-}
-
-static int grow(lmap *m)
-{
-    return grow_to(m, 0);
-}
-
-/* Adds count links (waited of them first of their row) like k (k->hash
- * set). */
-static int add_link(lmap *m, const lent *k, uint64_t count, uint64_t waited)
-{
-    if (4 * (m->n + 1) > 3 * m->cap && grow(m))
-        return KR_INTERNAL;
-    lent *e = &m->v[slot_of(m, k)];
-    if (e->count == 0) {
-        *e = *k;
-        e->count = e->waited = 0;
-        m->n++;
+        free(m->slot);
+        m->slot = slot;
+        m->cap = cap;
     }
-    e->count += count;
-    e->waited += waited;
+    if (need > m->vcap) {
+        size_t vcap = m->vcap ? m->vcap + m->vcap / 2 : 1024;
+        if (vcap < need)
+            vcap = need;
+        lent *v = realloc(m->v, vcap * sizeof *v);
+        if (!v)
+            return KR_INTERNAL;
+        m->v = v;
+        m->vcap = vcap;
+    }
     return 0;
+}
+
+static inline int reserve(lmap *m, size_t more)
+{
+    size_t need = m->n + more;
+    return 4 * need > 3 * m->cap || need > m->vcap ? grow_for(m, more) : 0;
+}
+
+static void lmap_free(lmap *m)
+{
+    free(m->v);
+    free(m->slot);
+    memset(m, 0, sizeof *m);
+}
+
+/* The entry of key k with hash h, added with zero counts when new (room
+ * reserved: see reserve). */
+static inline lent *find_or_add(lmap *m, uint32_t h, uint32_t w, uint32_t p, uint64_t dinst, uint64_t dcyc,
+                                uint64_t stall, uint32_t critical)
+{
+    size_t mask = m->cap - 1, at = (size_t)h & mask;
+    for (;; at = (at + 1) & mask) {
+        uint64_t s = m->slot[at];
+        if (s == 0) {
+            lent *e = &m->v[m->n];
+            e->w = w;
+            e->p = p;
+            e->dinst = dinst;
+            e->dcyc = dcyc;
+            e->stall = stall;
+            e->critical = critical;
+            e->hash = h;
+            e->count = e->waited = 0;
+            m->slot[at] = (uint64_t)h << 32 | (uint64_t)(++m->n);
+            return e;
+        }
+        if ((uint32_t)(s >> 32) == h) {
+            lent *e = &m->v[(uint32_t)s - 1];
+            if (e->w == w && e->p == p && e->dinst == dinst && e->dcyc == dcyc && e->stall == stall &&
+                e->critical == critical)
+                return e;
+        }
+    }
 }
 
 /* Counts the links lk[0 .. g) of one wait execution (g >= 1, one
@@ -153,14 +171,10 @@ static int add_execution(lmap *m, const kr_inst *insts, uint32_t nrows, const ui
         }
     }
     /* room for the execution's links (distinct keys: at most g new) */
-    while (4 * (m->n + g) > 3 * m->cap)
-        if (grow(m))
-            return KR_INTERNAL;
+    if (reserve(m, g))
+        return KR_INTERNAL;
     const uint32_t wrow = wr->row;
     const uint64_t wtime = wr->time, wstall = wr->stall;
-    const size_t mask = m->cap - 1;
-    lent *v = m->v;
-    size_t added = 0;
     int crit_done = 0;
     for (size_t k = 0; k < g; k++) {
         const uint32_t prec = lk[k].prod_rec;
@@ -176,33 +190,11 @@ static int add_execution(lmap *m, const kr_inst *insts, uint32_t nrows, const ui
         uint64_t dcyc = wtime > issue ? wtime - issue : 0;
         uint32_t critical = !crit_done && prec == crit;
         crit_done |= (int)critical;
-        /* add_link, inlined: the slot of the key, or the empty slot it takes */
-        uint32_t h = hash_of(wrow, prow, dinst, dcyc, wstall, critical);
-        size_t at = (size_t)h & mask;
-        for (;; at = (at + 1) & mask) {
-            lent *e = &v[at];
-            if (e->count == 0) {
-                e->w = wrow;
-                e->p = prow;
-                e->dinst = dinst;
-                e->dcyc = dcyc;
-                e->stall = wstall;
-                e->critical = critical;
-                e->hash = h;
-                e->count = 1;
-                e->waited = first;
-                added++;
-                break;
-            }
-            if (e->hash == h && e->w == wrow && e->p == prow && e->dinst == dinst && e->dcyc == dcyc &&
-                e->stall == wstall && e->critical == critical) {
-                e->count++;
-                e->waited += first;
-                break;
-            }
-        }
+        lent *e = find_or_add(m, hash_of(wrow, prow, dinst, dcyc, wstall, critical), wrow, prow, dinst, dcyc,
+                              wstall, critical);
+        e->count++;
+        e->waited += first;
     }
-    m->n += added;
     return 0;
 }
 
@@ -701,7 +693,7 @@ static int rank_top(const void *a, const void *b)
  * (an_dist_of_weighted gives what an_dist_of gives on the same multiset). */
 
 typedef struct fin {
-    const lent *v;                   /* the table's slots */
+    const lent *v;                   /* the distinct links */
     uint32_t *byp, *byw;             /* distinct links by producer row; by (wait row, producer row) */
     uint32_t *pstart, *wstart;       /* per row r: run [start[r], start[r + 1]) */
     uint64_t *val[4], *cnt[4];       /* scratch for up to four samples of one run */
@@ -942,7 +934,7 @@ void an_waits_acc_free(an_waits_acc *a)
 {
     if (!a)
         return;
-    free(a->h.v);
+    lmap_free(&a->h);
     fifos_free(&a->f);
     free(a->links.v);
     free(a->rank);
@@ -955,8 +947,6 @@ int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi)
     int rc = fit_rank(a, c);
     if (rc)
         return rc;
-    if (!a->h.cap && c->nwaves && grow_to(&a->h, c->nwaves * w->nproducers))
-        return KR_INTERNAL;              /* first wave: room for about as many links in every wave */
     if (w->has_waitcnt) {
         /* an_waits_wave_links and collect_wave in one: each execution's
          * links are counted as they are placed */
@@ -979,12 +969,23 @@ int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi)
     return rc;
 }
 
-int an_waits_acc_merge(an_waits_acc *into, const an_waits_acc *from)
+int an_waits_acc_merge(an_waits_acc *into, an_waits_acc *from)
 {
-    for (size_t i = 0; i < from->h.cap; i++)
-        if (from->h.v[i].count != 0 &&
-            add_link(&into->h, &from->h.v[i], from->h.v[i].count, from->h.v[i].waited))
-            return KR_INTERNAL;
+    if (from->h.n > into->h.n) {         /* the larger table takes the smaller one's links */
+        lmap t = into->h;
+        into->h = from->h;
+        from->h = t;
+    }
+    lmap *m = &into->h;
+    const lmap *f = &from->h;
+    if (reserve(m, f->n))
+        return KR_INTERNAL;
+    for (size_t i = 0; i < f->n; i++) {
+        const lent *k = &f->v[i];
+        lent *e = find_or_add(m, k->hash, k->w, k->p, k->dinst, k->dcyc, k->stall, k->critical);
+        e->count += k->count;
+        e->waited += k->waited;
+    }
     into->waves_stored += from->waves_stored;
     into->waves_computed += from->waves_computed;
     into->waves_none += from->waves_none;
@@ -1031,15 +1032,14 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
             rc = KR_INTERNAL;
     }
     if (!rc) {
-        size_t n = 0;                          /* the used slots (rows < nrows: see add_execution) */
+        size_t n = 0;                          /* the links (rows < nrows: see add_execution) */
         memset(f.pstart, 0, (nr + 1) * sizeof *f.pstart);
         memset(f.wstart, 0, (nr + 1) * sizeof *f.wstart);
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->v[i].count != 0) {
-                idx[n++] = (uint32_t)i;
-                f.pstart[m->v[i].p + 1]++;
-                f.wstart[m->v[i].w + 1]++;
-            }
+        for (size_t i = 0; i < m->n; i++) {
+            idx[n++] = (uint32_t)i;
+            f.pstart[m->v[i].p + 1]++;
+            f.wstart[m->v[i].w + 1]++;
+        }
         bucket(f.v, idx, n, 0, nr, f.pstart, f.byp);
         bucket(f.v, f.byp, n, 1, nr, f.wstart, f.byw);
         rc = build_waits(c, &f, out);

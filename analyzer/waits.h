@@ -170,7 +170,8 @@ void an_waits_free(an_waits *r);
 typedef struct an_waits_acc an_waits_acc;
 an_waits_acc *an_waits_acc_new(void);          /* NULL: out of memory */
 int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi);
-int an_waits_acc_merge(an_waits_acc *into, const an_waits_acc *from);
+/* into takes from's links (the two may trade tables: free both as usual) */
+int an_waits_acc_merge(an_waits_acc *into, an_waits_acc *from);
 int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_opts *opts, an_waits *out);
 void an_waits_acc_free(an_waits_acc *a);
 
