@@ -231,6 +231,7 @@ typedef struct batch {
     side_task side[SIDE_COUNT];
     int order[SIDE_COUNT];       /* task index -> side, for the sides that run */
     size_t nside;
+    size_t nearly;               /* sides order[0 .. nearly) run before the waves, the rest after */
     /* Per worker, the failed wave of lowest index and its error: memory does
      * not grow with the number of listed waves, and the error reported (the
      * lowest index overall) does not depend on thread timing. */
@@ -461,12 +462,15 @@ static int wave_task(batch *b, size_t i, int worker)
 static void batch_task(void *ctx, size_t index, int worker)
 {
     batch *b = ctx;
-    if (index < b->nside)
+    size_t nw = b->c->nwaves;
+    if (index < b->nearly)
         run_side(b, b->order[index]);
+    else if (index - b->nearly >= nw)
+        run_side(b, b->order[index - nw]);
     else if (b->job)
-        stream_task(b->job, index - b->nside, worker);
+        stream_task(b->job, index - b->nearly, worker);
     else
-        wave_task(b, index - b->nside, worker);
+        wave_task(b, index - b->nearly, worker);
 }
 
 /* ---- streamed waves (bundle_opts.sink) ----
@@ -725,12 +729,14 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
     }
     /* Biggest first, so two threads finish together: code.json (the wave
      * tasks map their records once it is in), the results and CSVs, then
-     * the small files, then the waves. */
+     * the small files, then the waves (streamed: the small files last, see
+     * below). */
     static const int prio[SIDE_COUNT] = {SIDE_CODE, SIDE_RESULTS, SIDE_OCCUPANCY, SIDE_REALTIME, SIDE_SNAPSHOTS,
         SIDE_WSTATES0, SIDE_WSTATES0 + 1, SIDE_WSTATES0 + 2, SIDE_WSTATES0 + 3, SIDE_WSTATES0 + 4};
     for (int k = 0; k < SIDE_COUNT; k++)
         if (b->side[prio[k]].run)
             b->order[b->nside++] = prio[k];
+    b->nearly = b->nside;
 
     int rc = 0;
     if (nwaves) {
@@ -765,6 +771,12 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
                 largest = job.gstart[g + 1] - job.gstart[g];
         if (!rc && !opts->jansson_waves)
             b->pool = pool_new(c->nwaves, largest * (size_t)job.threads);  /* NULL: malloc/free */
+        /* Streamed, the last group's call (hidden latency) runs after its
+         * waves, when no wave is left: the small files go after the waves
+         * so that the other threads have them to do meanwhile. */
+        b->nearly = 0;
+        while (b->nearly < b->nside && (b->order[b->nearly] == SIDE_CODE || b->order[b->nearly] == SIDE_RESULTS))
+            b->nearly++;
     }
     if (!rc)
         kr_parallel_for(b->nside + c->nwaves, opts->threads, batch_task, b);
