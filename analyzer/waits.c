@@ -68,7 +68,9 @@ static inline uint32_t hash_of(uint32_t w, uint32_t p, uint64_t dinst, uint64_t 
 
 /* Room for `more` new links: the index at most 3/4 full (a new index of
  * at least 4096 slots, 32 KB, or twice the old, rebuilt from the entries)
- * and the entries' array grown by half when full. */
+ * and the entries' array grown by half when full (from 4096 entries: its
+ * pages are touched only as links come, so a generous start costs nothing
+ * and saves copies). */
 static int grow_for(lmap *m, size_t more)
 {
     size_t need = m->n + more;
@@ -92,7 +94,7 @@ static int grow_for(lmap *m, size_t more)
         m->cap = cap;
     }
     if (need > m->vcap) {
-        size_t vcap = m->vcap ? m->vcap + m->vcap / 2 : 1024;
+        size_t vcap = m->vcap ? m->vcap + m->vcap / 2 : 4096;
         if (vcap < need)
             vcap = need;
         lent *v = realloc(m->v, vcap * sizeof *v);
