@@ -247,28 +247,39 @@ static int uni(const iset *x, const iset *y, iset *out)
     return 0;
 }
 
-/* The first interval (index in 1 .. n + 1) whose end is after x, known to
- * be after i (v[i].l < x): galloping forward from i, then bisection, so a
- * jump over d intervals costs O(log d). The trailing sentinel (index
- * n + 1, end MAX) bounds the search. */
-static size_t gallop(const iset *s, size_t i, int64_t x)
+/* A condensed set as the per-token passes walk it: its intervals
+ * v[1 .. n] between the sentinels v[0] and top = v[n + 1]. */
+typedef struct walk {
+    const seg *v, *top;
+} walk;
+
+static walk walk_of(const iset *s)
 {
-    const seg *v = s->v;
-    size_t lo = i, hi, step = 2, top = s->n + 1;
-    for (;;) {                            /* v[lo].l < x */
-        hi = lo + step;
-        if (hi >= top) {
-            hi = top;
+    return (walk){s->v, s->v + s->n + 1};
+}
+
+/* The first interval (in v[1 .. n + 1]) whose end is after x, known to be
+ * after i (i->l < x): galloping forward from i, then bisection, so a jump
+ * over d intervals costs O(log d). The trailing sentinel (end MAX) bounds
+ * the search. */
+static const seg *gallop(walk w, const seg *i, int64_t x)
+{
+    const seg *lo = i, *hi;
+    size_t step = 2;
+    for (;;) {                            /* lo->l < x */
+        if ((size_t)(w.top - lo) <= step) {
+            hi = w.top;
             break;
         }
-        if (v[hi].l >= x)
+        hi = lo + step;
+        if (hi->l >= x)
             break;
         lo = hi;
         step *= 2;
     }
-    while (lo + 1 < hi) {                 /* v[lo].l < x <= v[hi].l */
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid].l >= x)
+    while (hi - lo > 1) {                 /* lo->l < x <= hi->l */
+        const seg *mid = lo + (hi - lo) / 2;
+        if (mid->l >= x)
             hi = mid;
         else
             lo = mid;
@@ -276,15 +287,14 @@ static size_t gallop(const iset *s, size_t i, int64_t x)
     return hi;
 }
 
-/* The same, known to be at or before i (v[i - 1].l >= x): bisection over
- * 1 .. i - 1 (the leading sentinel has end MIN). */
-static size_t back(const iset *s, size_t i, int64_t x)
+/* The same, known to be before i (i[−1].l >= x): bisection over
+ * v[1 .. i − 1] (the leading sentinel has end MIN). */
+static const seg *back(walk w, const seg *i, int64_t x)
 {
-    const seg *v = s->v;
-    size_t lo = 1, hi = i - 1;            /* the answer is in [lo, hi] */
+    const seg *lo = w.v + 1, *hi = i - 1;   /* the answer is in [lo, hi] */
     while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid].l >= x)
+        const seg *mid = lo + (hi - lo) / 2;
+        if (mid->l >= x)
             hi = mid;
         else
             lo = mid + 1;
@@ -292,90 +302,117 @@ static size_t back(const iset *s, size_t i, int64_t x)
     return lo;
 }
 
-/* Moves cursor i (an index in 1 .. n + 1) to the first interval whose end
- * is after x: a few steps forward (the usual case: the points of one wave
+/* Moves cursor i (in v[1 .. n + 1]) to the first interval whose end is
+ * after x: a few steps forward (the usual case: the points of one wave
  * arrive in order and close together), then galloping; backward by
  * bisection. The trailing sentinel (end MAX) stops every forward step
  * inside the array. */
-static inline __attribute__((always_inline)) size_t move_to(const iset *s, const seg *v, size_t i, int64_t x)
+static inline __attribute__((always_inline)) const seg *move_to(walk w, const seg *i, int64_t x)
 {
-    if (v[i].l >= x)
-        return v[i - 1].l >= x ? back(s, i, x) : i;
+    if (i->l >= x)
+        return i[-1].l >= x ? back(w, i, x) : i;
     for (int step = 0; step < 10; step++)
-        if (v[++i].l >= x)
+        if ((++i)->l >= x)
             return i;
-    return gallop(s, i, x);
+    return gallop(w, i, x);
 }
 
-/* |s ∩ (−∞, x)| with the cursor *k (the first interval ending after the
+/* |set ∩ (−∞, x)| with the cursor *k (the first interval ending after the
  * last point asked, which is <= x) moved forward to x. */
-static inline __attribute__((always_inline)) int64_t fwd(const iset *s, const seg *v, size_t *k, int64_t x)
+static inline __attribute__((always_inline)) int64_t fwd(walk w, const seg **k, int64_t x)
 {
-    size_t i = *k;
-    if (v[i].l < x) {
+    const seg *i = *k;
+    if (i->l < x) {
         i++;
-        for (int step = 0; step < 6 && v[i].l < x; step++)
+        for (int step = 0; step < 6 && i->l < x; step++)
             i++;
-        if (v[i].l < x)
-            i = gallop(s, i, x);
+        if (i->l < x)
+            i = gallop(w, i, x);
     }
     *k = i;
-    return x > v[i].b ? v[i].pre + (x - v[i].b) : v[i].pre;
+    return x > i->b ? i->pre + (x - i->b) : i->pre;
 }
 
 typedef struct triple {
     int64_t idle, stall, issue;
 } triple;
 
-/* H(set) of a token: idle [last, clock), stall [clock, s1 = clock + stall),
- * issue [s1, end = clock + cycles) intersected with the set (an empty or
- * reversed idle interval gives 0); the issue part only when with_issue.
- * The parts lie in [lo, hi) with lo = min(last, clock) and hi = end or s1:
- * hi <= lo means every part is empty (nothing to look up). The cursor *k
- * is moved to lo (either way), then only forward, since lo <= clock <= s1
- * <= end. */
-static inline __attribute__((always_inline)) triple H(const iset *s, size_t *k, int64_t last, int64_t clock,
-                                                      int64_t s1, int64_t end, int with_issue)
+/* H(set) of a token into *t: its idle [last, clock), stall [clock, s1 =
+ * clock + stall) and issue [s1, end = clock + cycles) intersected with
+ * the set; the issue part only when with_issue. With lo = min(last,
+ * clock) (an empty or reversed idle interval gives 0) the parts are the
+ * consecutive [lo, clock), [clock, s1), [s1, hi), hi = end or s1, so each
+ * is cov(its end) − cov(its begin), cov(x) = |set ∩ (−∞, x)|. Returns
+ * their total, 0 iff every part is 0 (none is negative); *t is set
+ * whenever the total is not 0. hi <= lo means every part is empty
+ * (nothing to look up). The cursor *k is moved to lo (either way), then only
+ * forward, since lo <= clock <= s1 <= hi. */
+static inline __attribute__((always_inline)) int64_t H(walk w, const seg **k, int64_t lo, int64_t clock,
+                                                       int64_t s1, int64_t hi, int with_issue, triple *t)
 {
-    triple t = {0, 0, 0};
-    int64_t lo = last < clock ? last : clock, hi = with_issue ? end : s1;
     if (hi <= lo)
-        return t;
-    const seg *v = s->v;
-    size_t i = move_to(s, v, *k, lo);
-    if (v[i].b >= hi) {                   /* no busy interval meets [lo, hi) */
-        *k = i;
-        return t;
-    }
+        return 0;
+    const seg *i = move_to(w, *k, lo);
     *k = i;
-    if (v[i].l >= hi - 1) {               /* [lo, hi) ends inside interval i: each part is its */
-        int64_t b = v[i].b;               /* stretch at or after b */
-        int64_t mc = clock > b ? clock : b, ms = s1 > b ? s1 : b;
-        if (last < clock)
-            t.idle = mc - (last > b ? last : b);
-        t.stall = ms - mc;
-        if (with_issue)
-            t.issue = (end > b ? end : b) - ms;
-        return t;
+    if (i->b >= hi)                       /* no busy interval meets [lo, hi) */
+        return 0;
+    if (i->l >= hi - 1) {                 /* [lo, hi) ends inside interval i: cov(x) is */
+        int64_t b = i->b;                 /* pre + the stretch of x past b */
+        int64_t ml = lo > b ? lo : b, mc = clock > b ? clock : b, ms = s1 > b ? s1 : b;
+        t->idle = mc - ml;
+        t->stall = ms - mc;
+        t->issue = with_issue ? hi - ms : 0;
+        return hi - ml;
     }
-    int64_t c = lo > v[i].b ? v[i].pre + (lo - v[i].b) : v[i].pre;   /* |set ∩ (−∞, lo)| */
-    if (last < clock) {
-        int64_t c1 = fwd(s, v, &i, clock);
-        t.idle = c1 - c;
-        c = c1;
-    }
-    if (s1 > clock) {
-        int64_t c2 = fwd(s, v, &i, s1);
-        t.stall = c2 - c;
-        c = c2;
-    }
-    if (with_issue && end > s1)
-        t.issue = fwd(s, v, &i, end) - c;
+    int64_t c0 = lo > i->b ? i->pre + (lo - i->b) : i->pre;
+    int64_t c1 = lo < clock ? fwd(w, &i, clock) : c0;
+    int64_t c2 = s1 > clock ? fwd(w, &i, s1) : c1;
+    int64_t c3 = with_issue && hi > s1 ? fwd(w, &i, hi) : c2;
     *k = i;
-    return t;
+    t->idle = c1 - c0;
+    t->stall = c2 - c1;
+    t->issue = c3 - c2;
+    return c3 - c0;
 }
 
-#define TOTAL(t) ((t).idle + (t).stall + (t).issue)
+/* H(x ∪ y) of a token with issue, the same as H of the union set (uni())
+ * without building it. When only one of x and y meets [lo, hi), it is H
+ * of that one; otherwise the intervals of both that meet [lo, hi) are
+ * swept in begin order, and of each only the stretch past the ones before
+ * (at) counts, so every covered cycle counts once; each such stretch
+ * [b, e) falls into idle, stall and issue at clock and s1. Returns the
+ * total and sets *t as H does; the cursors as H's. */
+static inline __attribute__((always_inline)) int64_t HU(walk wx, const seg **kx, walk wy, const seg **ky, int64_t lo,
+                                                        int64_t clock, int64_t s1, int64_t hi, triple *t)
+{
+    if (hi <= lo)
+        return 0;
+    const seg *i = move_to(wx, *kx, lo), *j = move_to(wy, *ky, lo);
+    *kx = i;
+    *ky = j;
+    if (j->b >= hi)
+        return H(wx, kx, lo, clock, s1, hi, 1, t);
+    if (i->b >= hi)
+        return H(wy, ky, lo, clock, s1, hi, 1, t);
+    int64_t idle = 0, stall = 0, issue = 0, at = lo;
+    for (;;) {
+        const seg *n = i->b <= j->b ? i++ : j++;   /* the sentinels (begin MAX) end both */
+        if (n->b >= hi)
+            break;
+        int64_t b = n->b > at ? n->b : at, e = n->l < hi - 1 ? n->l + 1 : hi;
+        if (e <= b)
+            continue;
+        int64_t mc = clock < b ? b : clock > e ? e : clock, ms = s1 < b ? b : s1 > e ? e : s1;
+        idle += mc - b;
+        stall += ms - mc;
+        issue += e - ms;
+        at = e;
+    }
+    t->idle = idle;
+    t->stall = stall;
+    t->issue = issue;
+    return idle + stall + issue;
+}
 
 static int matrix_text(const char *isa)
 {
@@ -401,20 +438,28 @@ static int rank_rows(const void *a, const void *b)
 }
 
 /* Busy lists as pushed (RAW_*, with TMP for merging) and condensed sets
- * (VALU .. SCAL by util, MATH .. ALL by uni). */
+ * (VALU .. SCAL by util, MATH and VECTOR by uni; all = vector ∪ scal is
+ * not built, see HU). */
 enum { RAW_VALU, RAW_WMMA, RAW_VMEM, RAW_SCAL, TMP, NRAW };
-enum { VALU, WMMA, VMEM, SCAL, MATH, VECTOR, ALL, NSETS };
+enum { VALU, WMMA, VMEM, SCAL, MATH, VECTOR, NSETS };
 
 /* Busy list of a token type (pass 1); MATRIX feeds two. The same value
  * names the token's pass-2 list (L_WMMA has none; MATRIX tokens join the
  * L_VALU list: both types take H(valu) and H(wmma), see eval). */
 enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCAL, L_NONE, L_MATRIX, NL };
 
-/* A token the per-token pass handles (see scope): its record (whose row is
- * < nrows: tokens without a row add to nothing and are not kept) and the
- * end of the token before it. */
+/* A token the per-token pass handles (see scope), as pass 1 saw it: its
+ * clock, stall, issue length (0 for a MATRIX token, whose H(wmma) leaves
+ * out issue) and row (< nrows: tokens without a row add to nothing and are
+ * not kept), and last, the end of the token before it (or the wave's
+ * begin), so that pass 2 need not read the records again. clock and last
+ * are not adjacent: gcc then stores them one by one, which costs fewer
+ * instructions than the vector pair it builds otherwise. */
 typedef struct wtok {
-    const kr_inst *r;                /* never a wave's first record: last is r[−1]'s end (last_of) */
+    int64_t clock;
+    uint32_t stall, len;
+    int64_t last;
+    uint32_t row;
 } wtok;
 
 /* A run of consecutive quiet VALU records of one wave [first, end), whose
@@ -423,22 +468,6 @@ typedef struct qseg {
     const kr_inst *first, *end;
     int64_t hi;
 } qseg;
-
-/* The end of the token before r (clock + cycles of the record before
- * it), for a record that is not the first of its wave. */
-static inline __attribute__((always_inline)) int64_t last_of(const kr_inst *r)
-{
-    uint32_t st = r[-1].stall, du = r[-1].dur;
-    return (int64_t)r[-1].time + (du > st ? du : st);
-}
-
-/* The first records of the scope's waves that are tokens of a list:
- * kept apart with their last (the wave's begin), at most one per wave. */
-typedef struct firsts {
-    wtok *r;                         /* NL × waves: [l * nw ..] those of list l */
-    int64_t *last;
-    size_t n[NL], cap;               /* per list; room for cap waves */
-} firsts;
 
 typedef struct tlist {
     wtok *v;
@@ -461,7 +490,6 @@ typedef struct work {
     qseg *segs;                      /* pass-3 segments */
     size_t nsegs, segcap;
     size_t hint[NHINT], hint_tokens; /* the last scope's counts and tokens */
-    firsts fs;
 } work;
 
 /* The first capacity of a list that grows in pass 1: the last scope's
@@ -470,72 +498,81 @@ typedef struct work {
 static size_t estimate(const work *wk, int h, size_t tokens)
 {
     size_t n = wk->hint_tokens ? (size_t)((double)wk->hint[h] * (double)tokens / (double)wk->hint_tokens) : tokens / 8;
-    return n + n / 32 + 256;
+    return n + n / 16 + 512;
 }
 
 /* The acc's table: [m * 256 + category] the busy list (L_*) of a record
  * (m = 1 for a matrix row), then from TAB_ROWS on [row] = m. */
 #define TAB_ROWS 512
 
-/* Doubles list l's storage when full (*q == *e), keeping the written part;
- * *q and *e move with it. */
-static int grow_list(tlist *t, wtok **q, wtok **e)
-{
-    size_t n = (size_t)(*q - t->v), cap = more(t->cap);
-    wtok *v = realloc(t->v, cap * sizeof *v);
-    if (!v)
-        return KR_INTERNAL;
-    t->v = v;
-    t->cap = cap;
-    *q = v + n;
-    *e = v + cap;
-    return 0;
-}
-
-static int grow_segs(work *wk)
-{
-    size_t cap = more(wk->segcap);
-    qseg *v = realloc(wk->segs, cap * sizeof *v);
-    if (!v)
-        return KR_INTERNAL;
-    wk->segs = v;
-    wk->segcap = cap;
-    return 0;
-}
-
-/* Appends a token to list l (q[l] .. e[l] the free part). */
-#define PUSH(wk_, q_, e_, l_, r_) do { \
-        if ((q_)[l_] == (e_)[l_] && grow_list(&(wk_)->tl[l_], &(q_)[l_], &(e_)[l_])) \
-            return KR_INTERNAL; \
-        ((q_)[l_]++)->r = (r_); \
+/* Appends a token to list l (q[l] its free part, which room() keeps
+ * large enough). */
+#define PUSH(q_, l_, clock_, last_, st_, len_, row_) do { \
+        wtok *t_ = (q_)[l_]++; \
+        t_->clock = (clock_); \
+        t_->last = (last_); \
+        t_->stall = (st_); \
+        t_->len = (len_); \
+        t_->row = (row_); \
     } while (0)
 
 /* Pass 2 over one token list: t = H(tset) (the second candidate, which
- * wins ties), u = H(uset) when has_u; the larger total is added to the
- * token's row. Inlined per list so the flags are constants. mrow (the
- * matrix flags per row, or NULL) marks tokens whose t leaves out issue.
- * lasts: the tokens' lasts (first records of waves), or NULL: last_of. */
-static inline __attribute__((always_inline)) void eval(const wtok *x, const wtok *xend, const int64_t *lasts,
+ * wins ties), u = H(uset); the larger total is added to the token's row.
+ * Inlined in the eval_* functions below, so that the flags are
+ * constants. */
+static inline __attribute__((always_inline)) void eval(const wtok *x, const wtok *xend,
                                                        const iset *tset, int t_issue,
-                                                       const iset *uset, int u_issue, int has_u, int64_t *raw,
-                                                       const uint8_t *mrow)
+                                                       const iset *uset, int u_issue, int64_t *raw)
 {
-    size_t kt = 1, ku = 1;
+    walk tw = walk_of(tset), uw = walk_of(uset);
+    const seg *kt = tw.v + 1, *ku = uw.v + 1;
     for (; x < xend; x++) {
-        const kr_inst *r = x->r;
-        uint32_t st = r->stall, du = r->dur;
-        int64_t last = lasts ? *lasts++ : last_of(r), clock = (int64_t)r->time;
-        int64_t s1 = clock + st, end = clock + (du > st ? du : st);
-        /* the VALU list holds the MATRIX tokens too (mrow[row] = 1):
-         * their H(wmma) leaves out issue, which end = s1 does */
-        triple t = H(tset, &kt, last, clock, s1, mrow && mrow[r->row] ? s1 : end, t_issue);
-        if (has_u) {
-            triple u = H(uset, &ku, last, clock, s1, end, u_issue);
-            if (TOTAL(u) > TOTAL(t))
-                t = u;
+        int64_t last = x->last, clock = x->clock;
+        int64_t s1 = clock + x->stall, end = s1 + x->len, lo = last < clock ? last : clock;
+        triple t = {0, 0, 0}, u;
+        int64_t tt = H(tw, &kt, lo, clock, s1, t_issue ? end : s1, t_issue, &t);
+        int64_t ut = H(uw, &ku, lo, clock, s1, u_issue ? end : s1, u_issue, &u);
+        if (ut > tt) {
+            tt = ut;
+            t = u;
         }
-        if ((t.idle | t.stall | t.issue) != 0) {
-            int64_t *y = &raw[3 * (size_t)r->row];
+        if (tt != 0) {
+            int64_t *y = &raw[3 * (size_t)x->row];
+            y[0] += t.idle;
+            y[1] += t.stall;
+            y[2] += t.issue;
+        }
+    }
+}
+
+/* eval with the flags of each token list, as functions of their own (the
+ * compiler then keeps each loop's state in registers): VALU (and MATRIX)
+ * tokens H(wmma), H(valu) issue = 0; VMEM and SALU ones H(own set) issue
+ * = 0, H(their union). */
+static __attribute__((noinline)) void eval_valu(const wtok *x, const wtok *xend, const iset *wmma, const iset *valu,
+                                                int64_t *raw)
+{
+    eval(x, xend, wmma, 1, valu, 0, raw);
+}
+
+static __attribute__((noinline)) void eval_own(const wtok *x, const wtok *xend, const iset *own, const iset *un,
+                                               int64_t *raw)
+{
+    eval(x, xend, own, 0, un, 1, raw);
+}
+
+/* The rest: H(all), all = vector ∪ scal (HU). */
+static __attribute__((noinline)) void eval_all(const wtok *x, const wtok *xend, const iset *vector, const iset *scal,
+                                               int64_t *raw)
+{
+    walk vw = walk_of(vector), sw = walk_of(scal);
+    const seg *kv = vw.v + 1, *ks = sw.v + 1;
+    for (; x < xend; x++) {
+        int64_t last = x->last, clock = x->clock;
+        int64_t s1 = clock + x->stall, end = s1 + x->len, lo = last < clock ? last : clock;
+        triple t;
+        if (HU(vw, &kv, sw, &ks, lo, clock, s1, end, &t) != 0) {
+            int64_t *y = &raw[3 * (size_t)x->row];
             y[0] += t.idle;
             y[1] += t.stall;
             y[2] += t.issue;
@@ -548,88 +585,105 @@ typedef struct p1 {
     const uint8_t *tab;
     uint32_t nrows;
     ival *lq[4];                     /* where each busy list's next run goes */
-    wtok *tq[NL], *te[NL];           /* per token list: next free token, end of storage */
+    wtok *tq[NL];                    /* per token list: next free token */
     work *wk;
 } p1;
 
 /* Pass 1. With a wave's begins in order, its pairs that start at or
- * before the end of its open run [rb, re) join the run (re += length):
- * in util()'s merged order such a pair and every pair of another wave
+ * before the end re of its open run join the run (re += length): in
+ * util()'s merged order such a pair and every pair of another wave
  * between them extend the same output interval, so util() of the runs
  * equals util() of the pairs (and of any mix of runs and pairs that keeps
- * the begins in order). rb = INT64_MIN: no run yet. */
-#define RUN(rb_, re_, out_, b_, len_) do { \
+ * the begins in order). The open run's begin is already written at out;
+ * re = INT64_MIN: no run yet. */
+#define RUN(re_, out_, b_, len_) do { \
     if ((b_) <= (re_)) { \
         (re_) += (len_); \
     } else { \
-        if ((rb_) != INT64_MIN) { \
-            (out_)->b = (rb_); \
-            (out_)->e = (re_); \
-            (out_)++; \
-        } \
-        (rb_) = (b_); \
+        if ((re_) != INT64_MIN) \
+            ((out_)++)->e = (re_); \
+        (out_)->b = (b_); \
         (re_) = (b_) + (len_); \
     } \
 } while (0)
 #define QSEG(first_, end_, hi_) do { \
-    if (gq == ge) { \
-        p->wk->nsegs = (size_t)(gq - p->wk->segs); \
-        if (grow_segs(p->wk)) \
-            return KR_INTERNAL; \
-        gq = p->wk->segs + p->wk->nsegs; \
-        ge = p->wk->segs + p->wk->segcap; \
-    } \
     gq->first = (first_); \
     gq->end = (end_); \
     gq->hi = (hi_); \
     gq++; \
 } while (0)
 
-/* Room in every busy list for the pairs of the next *fit of `left`
- * records (each record adds at most one pair to each list): *fit <= left,
- * and *fit > 0 when left > 0, since lists with less than 256 free slots
- * (or left) grow. Two more slots stay free for the part's last valu run
- * and the run_ends. q[k] are the lists' write positions (that of the valu
- * list in *vq), moved with their storage. 0 or KR_INTERNAL. */
-static int room(work *wk, ival **q, ival **vq, size_t left, size_t *fitp)
+/* Makes room in buffer *v (*cap elements of size sz, the first used of
+ * them written) for keep + want more, growing it by more() at least, and
+ * lowers *fit to the free room beyond keep. 0 or KR_INTERNAL. */
+static int make_room(void **v, size_t *cap, size_t sz, size_t used, size_t keep, size_t want, size_t *fit)
 {
+    size_t need = used + keep + want;
+    if (*cap < need) {
+        size_t c = more(*cap);
+        if (c < need)
+            c = need;
+        void *n = realloc(*v, c * sz);
+        if (!n)
+            return KR_INTERNAL;
+        *v = n;
+        *cap = c;
+    }
+    if (*cap - keep - used < *fit)
+        *fit = *cap - keep - used;
+    return 0;
+}
+
+/* Room for the next *fit of `left` records, each of which adds at most
+ * one pair to each busy list, one token and one segment: *fit <= left, and
+ * *fit > 0 when left > 0, since buffers with less than 256 free slots (or
+ * left) grow. The busy lists keep two more slots free for the part's last
+ * valu run and the run_ends. The write positions in p move with their
+ * storage. 0 or KR_INTERNAL. */
+static int room(p1 *p, size_t left, size_t *fitp)
+{
+    work *wk = p->wk;
     size_t fit = left, want = left < 256 ? left : 256;
     for (int k = 0; k < 4; k++) {
-        ival **w = k == L_VALU ? vq : &q[k];
         ilist *s = &wk->raw[k];
-        size_t used = (size_t)(*w - s->v), need = used + 2 + want;
-        if (s->cap < need) {
-            size_t cap = more(s->cap);
-            if (cap < need)
-                cap = need;
-            ival *v = realloc(s->v, cap * sizeof *v);
-            if (!v)
-                return KR_INTERNAL;
-            s->v = v;
-            s->cap = cap;
-            *w = v + used;
-        }
-        size_t free = s->cap - 2 - used;
-        if (free < fit)
-            fit = free;
+        size_t used = (size_t)(p->lq[k] - s->v);
+        void *v = s->v;
+        if (make_room(&v, &s->cap, sizeof *s->v, used, 2, want, &fit))
+            return KR_INTERNAL;
+        s->v = v;
+        p->lq[k] = s->v + used;
     }
+    for (int l = 0; l < NL; l++) {
+        if (l == L_WMMA || l == L_MATRIX)    /* no tokens */
+            continue;
+        tlist *t = &wk->tl[l];
+        size_t used = t->v ? (size_t)(p->tq[l] - t->v) : 0;
+        void *v = t->v;
+        if (make_room(&v, &t->cap, sizeof *t->v, used, 0, want, &fit))
+            return KR_INTERNAL;
+        t->v = v;
+        p->tq[l] = t->v ? t->v + used : NULL;
+    }
+    void *v = wk->segs;
+    if (make_room(&v, &wk->segcap, sizeof *wk->segs, wk->nsegs, 0, want, &fit))
+        return KR_INTERNAL;
+    wk->segs = v;
     *fitp = fit;
     return 0;
 }
 
-/* Pass 1 over the records [r, end), a part of one wave that fits the busy
- * lists (see room): its runs (the last one too: a run cut at a part's end
- * is continued by the next part's first run, which util() joins to it,
- * see RUN), tokens and segments. pb and span as below, from the record
- * before r or the wave's begin. 0, 1 when the wave breaks §4.2's order
- * (then the caller starts over unordered), or KR_INTERNAL. A function of
- * its own so that the compiler keeps the tight loop's state in registers. */
+/* Pass 1 over the records [r, end), a part of one wave that fits the
+ * buffers (see room): its runs (the last one too: a run cut at a part's
+ * end is continued by the next part's first run, which util() joins to
+ * it, see RUN), tokens and segments. pb and span as below, from the record
+ * before r or the wave's begin. 0, or 1 when the wave breaks §4.2's order
+ * (then the caller starts over unordered). A function of its own so that
+ * the compiler keeps the tight loop's state in registers. */
 static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_inst *end, uint64_t pb, uint64_t span)
 {
     const uint8_t *tab = p->tab;
     const uint32_t nrows = p->nrows;
-    /* next segment, end of storage (segs is allocated before pass 1) */
-    qseg *gq = p->wk->segs + p->wk->nsegs, *ge = p->wk->segs + p->wk->segcap;
+    qseg *gq = p->wk->segs + p->wk->nsegs;   /* the next segment */
     /* pb = prev_b, the previous record's clock + stall (§4.2: the
      * next clock is not before it), and span = last − prev_b, where
      * last is the previous token's clock + cycles (so span is its
@@ -638,48 +692,48 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
      * clock <= last is the one unsigned test clock − pb <= span. */
     /* The valu list gets runs (RUN), the others their pairs as they come
      * (util's input may be either, see RUN). */
-    int64_t vb = INT64_MIN, ve = INT64_MIN;
+    int64_t ve = INT64_MIN;
     ival *vq = p->lq[L_VALU];
-    for (;;) {
-        /* Quiet VALU records (stall 0, no idle before them: clock <=
-         * last; not a matrix row), in a tight loop: each joins the open
-         * valu run (clock <= ve) or opens the next one, exactly as RUN
-         * does; either way ve >= its end afterwards, and ve never
-         * decreases within a wave. Their tokens are handled by pass 3,
-         * which gets each such run of records as a segment ending at or
-         * before ve. Any other record leaves for the general step, also
-         * one out of §4.2 order (clock < prev_b), where the order is
-         * given up. */
-        if (r < end) {
+    /* Quiet records: stall 0, VALU category, no idle before them
+     * (clock <= last); MROW: of a matrix row. */
+#define QUIET(x_) ((x_)->stall == 0 && (x_)->cat == KR_CAT_VALU && (x_)->time - pb <= span)
+#define MROW(x_) ((x_)->row < nrows && tab[TAB_ROWS + (size_t)(x_)->row])
+    for (;;) {                            /* r < end */
+        /* Quiet VALU records (not of a matrix row), in a tight loop: the
+         * first joins the open valu run (clock <= ve) or opens the next
+         * one, exactly as RUN does; either way ve >= its end afterwards,
+         * so each next one (clock <= last = the end of the one before)
+         * joins. Their tokens are handled by pass 3, which gets each such
+         * run of records as a segment ending at or before ve. A quiet
+         * MATRIX record ends the segment and is handled below; any other
+         * record leaves for the general step, also one out of §4.2 order
+         * (clock < prev_b), where the order is given up. */
+        if (QUIET(r)) {
+            if (MROW(r))
+                goto qmatrix;
             const kr_inst *r0 = r;
-            do {
-                if (r->stall != 0 || r->cat != KR_CAT_VALU)
+            if ((int64_t)r->time > ve) {       /* RUN: the next run */
+                if (ve != INT64_MIN)
+                    (vq++)->e = ve;
+                vq->b = ve = (int64_t)r->time;
+            }
+            for (;;) {
+                pb = r->time;
+                span = r->dur;
+                ve += r->dur;
+                if (++r == end || !QUIET(r))
                     break;
-                uint32_t row = r->row;
-                if (row < nrows && tab[TAB_ROWS + (size_t)row])
-                    break;
-                uint64_t clock = r->time;
-                if (clock - pb > span)
-                    break;
-                if ((int64_t)clock > ve) {      /* RUN: the next run */
-                    if (vb != INT64_MIN) {
-                        vq->b = vb;
-                        vq->e = ve;
-                        vq++;
-                    }
-                    vb = ve = (int64_t)clock;
+                if (MROW(r)) {
+                    QSEG(r0, r, ve);
+                    goto qmatrix;
                 }
-                uint32_t du = r->dur;
-                ve += du;
-                pb = clock;
-                span = du;
-            } while (++r < end);
-            if (r != r0)
-                QSEG(r0, r, ve);
+            }
+            QSEG(r0, r, ve);
+            if (r == end)
+                break;
         }
-        if (r == end)
-            break;
-        /* the general step, one record: never a quiet VALU one */
+        /* the general step, one record: never a quiet one of the VALU
+         * category (those are handled above and below) */
         const kr_inst *x = r++;
         uint32_t row = x->row, st = x->stall, du = x->dur;
         int64_t clock = (int64_t)x->time;
@@ -687,46 +741,68 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
             return 1;
         unsigned m = row < nrows ? tab[TAB_ROWS + (size_t)row] : 0;
         int64_t prev = (int64_t)(pb + span), b = clock + st;   /* prev: the last before this token */
-        uint32_t cyc = du > st ? du : st;
-        int64_t len = (int64_t)(cyc - st);
+        uint32_t cyc = du > st ? du : st, len = cyc - st;
         pb = (uint64_t)b;
-        span = (uint64_t)len;
-        if (x->cat == KR_CAT_VALU && !m) {  /* the common case: a VALU token with idle or stall */
-            RUN(vb, ve, vq, b, len);
-            if (row < nrows)
-                PUSH(p->wk, p->tq, p->te, L_VALU, x);
-            continue;
-        }
-        unsigned l = tab[(m << 8) + x->cat];
-        switch (l) {
-        case L_VALU:
-            RUN(vb, ve, vq, b, len);
+        span = len;
+        /* each case with its list as a constant */
+#define PAIR(l_) do { \
+            p->lq[l_]->b = b; \
+            p->lq[l_]->e = b + len; \
+            p->lq[l_]++; \
+        } while (0)
+#define TOKEN(l_, len_) do { \
+            if (row < nrows) \
+                PUSH(p->tq, l_, clock, prev, st, len_, row); \
+        } while (0)
+        switch (tab[(m << 8) + x->cat]) {
+        case L_VALU:                        /* a VALU token with idle or stall */
+            RUN(ve, vq, b, (int64_t)len);
+            TOKEN(L_VALU, len);
             break;
         case L_MATRIX:
-            p->lq[L_WMMA]->b = b;
-            p->lq[L_WMMA]->e = b + len;
-            p->lq[L_WMMA]++;
-            RUN(vb, ve, vq, b, 3 * len / 4);
-            if (st == 0 && prev >= clock)   /* quiet: both candidates leave out issue */
-                continue;
-            l = L_VALU;                     /* the same sets as VALU tokens (pass 2) */
+            PAIR(L_WMMA);
+            RUN(ve, vq, b, 3 * (int64_t)len / 4);
+            /* unless quiet (both candidates leave out issue: nothing), the
+             * same sets as VALU tokens (pass 2); its H(wmma) leaves out
+             * issue (len 0) */
+            if (st != 0 || prev < clock)
+                TOKEN(L_VALU, 0);
             break;
-        case L_NONE:
+        case L_VMEM:
+            PAIR(L_VMEM);
+            TOKEN(L_VMEM, len);
+            break;
+        case L_SCAL:
+            PAIR(L_SCAL);
+            TOKEN(L_SCAL, len);
             break;
         default:
-            p->lq[l]->b = b;
-            p->lq[l]->e = b + len;
-            p->lq[l]++;
+            TOKEN(L_NONE, len);
             break;
         }
-        if (row < nrows)
-            PUSH(p->wk, p->tq, p->te, l, x);
+#undef PAIR
+#undef TOKEN
+        if (r == end)
+            break;
+        continue;
+    qmatrix:
+        /* A quiet MATRIX record: no token (both its candidates leave out
+         * issue, so there is nothing to hide), only its pairs: wmma, and
+         * 3/4 of its length to the valu run (RUN: after it the next quiet
+         * VALU record need not join). */
+        p->lq[L_WMMA]->b = (int64_t)r->time;
+        p->lq[L_WMMA]->e = (int64_t)r->time + r->dur;
+        p->lq[L_WMMA]++;
+        RUN(ve, vq, (int64_t)r->time, 3 * (int64_t)r->dur / 4);
+        pb = r->time;
+        span = r->dur;
+        if (++r == end)
+            break;
     }
-    if (vb != INT64_MIN) {
-        vq->b = vb;
-        vq->e = ve;
-        vq++;
-    }
+#undef QUIET
+#undef MROW
+    if (ve != INT64_MIN)
+        (vq++)->e = ve;
     p->lq[L_VALU] = vq;
     p->wk->nsegs = (size_t)(gq - p->wk->segs);
     return 0;
@@ -741,20 +817,20 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
  * steps forward; it goes back (bisection) at a wave change. */
 static void quiet(const iset *mm, const qseg *g, const qseg *gend, uint32_t nrows, int64_t *raw)
 {
-    const seg *v = mm->v;
-    size_t k = 1;
+    walk w = walk_of(mm);
+    const seg *k = w.v + 1;
     for (; g < gend; g++) {
-        k = move_to(mm, v, k, (int64_t)g->first->time);
-        if (v[k].b >= g->hi)
+        k = move_to(w, k, (int64_t)g->first->time);
+        if (k->b >= g->hi)
             continue;
         for (const kr_inst *x = g->first; x < g->end; x++) {
             int64_t clock = (int64_t)x->time, e = clock + x->dur;
-            k = move_to(mm, v, k, clock);
-            if (v[k].b >= e || x->row >= nrows)
+            k = move_to(w, k, clock);
+            if (k->b >= e || x->row >= nrows)
                 continue;
-            size_t i = k;
-            int64_t c0 = clock > v[i].b ? v[i].pre + (clock - v[i].b) : v[i].pre;
-            raw[3 * (size_t)x->row + 2] += fwd(mm, v, &i, e) - c0;
+            const seg *i = k;
+            int64_t c0 = clock > i->b ? i->pre + (clock - i->b) : i->pre;
+            raw[3 * (size_t)x->row + 2] += fwd(w, &i, e) - c0;
         }
     }
 }
@@ -798,37 +874,26 @@ static int reserve_tl(tlist *t, size_t n)
     return 0;
 }
 
-/* Pass 1 over one wave, in parts that fit the busy lists (room), the
- * first record on its own (its token, if any, goes to firsts), then the
- * lists' run_ends. 0, 1 (§4.2 broken) or KR_INTERNAL. */
+/* Pass 1 over one wave, in parts that fit the buffers (room), then the
+ * busy lists' run_ends. 0, 1 (§4.2 broken) or KR_INTERNAL. */
 static int wave_pass1(p1 *p, const kr_wave *w)
 {
     const kr_inst *r = w->insts, *end = w->ninsts ? w->insts + w->ninsts : w->insts;
     size_t fit;
-    if (room(p->wk, p->lq, &p->lq[L_VALU], w->ninsts, &fit))   /* also the closing slots of an empty wave */
+    if (room(p, w->ninsts, &fit))      /* also the closing slots of an empty wave */
         return KR_INTERNAL;
-    if (r < end) {
-        wtok *before[NL];
-        memcpy(before, p->tq, sizeof before);
-        uint64_t pb = (uint64_t)INT64_MIN;
-        int rc = wave1(p, r, r + 1, pb, (uint64_t)(int64_t)w->begin - pb);
-        if (rc)
-            return rc;
-        for (int l = 0; l < NL; l++)
-            if (p->tq[l] != before[l]) {
-                firsts *f = &p->wk->fs;
-                p->tq[l]--;
-                f->r[(size_t)l * f->cap + f->n[l]].r = r;
-                f->last[(size_t)l * f->cap + f->n[l]++] = (int64_t)w->begin;
-            }
-        r++;
-    }
+    /* the state before the first record: prev_b "−∞", last the wave's begin */
+    uint64_t pb = (uint64_t)INT64_MIN, span = (uint64_t)(int64_t)w->begin - pb;
     while (r < end) {
-        if (room(p->wk, p->lq, &p->lq[L_VALU], (size_t)(end - r), &fit))
-            return KR_INTERNAL;
-        /* the state after r[−1]: prev_b and the length of its issue */
-        uint32_t st = r[-1].stall, du = r[-1].dur;
-        int rc = wave1(p, r, r + fit, r[-1].time + st, (uint64_t)((du > st ? du : st) - st));
+        if (r > w->insts) {
+            if (room(p, (size_t)(end - r), &fit))
+                return KR_INTERNAL;
+            /* the state after r[−1]: prev_b and the length of its issue */
+            uint32_t st = r[-1].stall, du = r[-1].dur;
+            pb = r[-1].time + st;
+            span = (du > st ? du : st) - st;
+        }
+        int rc = wave1(p, r, r + fit, pb, span);
         if (rc)
             return rc;
         r += fit;
@@ -845,17 +910,18 @@ static int wave_pass1(p1 *p, const kr_wave *w)
  * no stall) has an all-zero "issue = 0" candidate, so its result is
  * H(wmma) — its issue interval inside MFMA busy time — and a quiet MATRIX
  * token has nothing; every other token with a row goes to the list of its
- * type, and the quiet VALU tokens are noted as segments of consecutive
- * records. Then, one token type at a time, the sets it needs are built
- * (util, uni), its tokens are evaluated with the §8.4 table (pass 2) and
- * what no later step reads is freed: valu and wmma serve the VALU tokens
- * and pass 3 (the overlap of each quiet VALU token with the wmma
- * intervals, skipping whole segments far from them), math = valu ∪ wmma
- * and vmem the VMEM tokens, vector = math ∪ vmem and scal the SALU ones,
- * all = vector ∪ scal the rest. So the memory at any time is that of one
- * phase, not of all sets and lists together. The additions to raw are
- * integer sums, so their order does not matter. With records out of order
- * (§4.2 broken) every pair goes to util() on its own and every token takes
+ * type (with what pass 2 needs of it), and the quiet VALU tokens are
+ * noted as segments of consecutive records. Then, one token type at a
+ * time, the sets it needs are built (util, uni), its tokens are evaluated
+ * with the §8.4 table (pass 2) and what no later step reads is freed:
+ * valu and wmma serve the VALU tokens and pass 3 (the overlap of each
+ * quiet VALU token with the wmma intervals, skipping whole segments far
+ * from them), math = valu ∪ wmma and vmem the VMEM tokens, vector = math
+ * ∪ vmem and scal the SALU ones and the rest (H(all), all = vector ∪
+ * scal, by HU). So the memory at any time is that of one phase, not of
+ * all sets and lists together. The additions to raw are integer sums, so
+ * their order does not matter. With records out of order (§4.2 broken)
+ * every pair goes to util() on its own and every token takes
  * pass 2. The pass-1 lists start at the last scope's sizes (estimate). */
 static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, size_t lo, size_t hi,
                  int64_t *raw, work *wk)
@@ -879,19 +945,6 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     for (int l = 0; l < NL; l++)
         if (l != L_WMMA && l != L_MATRIX && reserve_tl(&tl[l], estimate(wk, H_TL + l, tokens)))
             return KR_INTERNAL;
-    firsts *fs = &wk->fs;
-    if (fs->cap < nw) {
-        wtok *fr = realloc(fs->r, NL * nw * sizeof *fr);
-        if (fr)
-            fs->r = fr;
-        int64_t *fl = realloc(fs->last, NL * nw * sizeof *fl);
-        if (fl)
-            fs->last = fl;
-        if (!fr || !fl)
-            return KR_INTERNAL;
-        fs->cap = nw;
-    }
-    memset(fs->n, 0, sizeof fs->n);
     size_t ns = estimate(wk, H_SEGS, tokens);
     if (wk->segcap < ns) {
         qseg *g = realloc(wk->segs, ns * sizeof *g);
@@ -909,10 +962,8 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     cx.wk = wk;
     for (int k = 0; k < 4; k++)
         cx.lq[k] = rl[k].v;
-    for (int l = 0; l < NL; l++) {
+    for (int l = 0; l < NL; l++)
         cx.tq[l] = tl[l].v;
-        cx.te[l] = tl[l].v ? tl[l].v + tl[l].cap : NULL;
-    }
     wk->nsegs = 0;
     for (size_t o = lo; o < hi; o++) {
         const kr_wave *w = &c->waves[order[o]];
@@ -928,9 +979,9 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     }
     for (int k = 0; k < 4; k++)
         ln[k] = (size_t)(cx.lq[k] - rl[k].v);
-    wtok **tq = cx.tq, **te = cx.te;
+    wtok **tq = cx.tq;
     if (!ordered) {                       /* every pair to util(), sorted whole; every token to pass 2 */
-        size_t need[4] = {0, 0, 0, 0};
+        size_t need[4] = {0, 0, 0, 0}, ntok[NL] = {0};
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
             for (size_t i = 0; i < w->ninsts; i++) {
@@ -943,18 +994,19 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
                 } else if (l < L_NONE) {
                     need[l]++;
                 }
+                ntok[l == L_MATRIX ? L_VALU : l] += row < nrows;
             }
         }
         for (int k = 0; k < 4; k++)
             if (reserve(&rl[k], need[k] + 1))     /* and util()'s run_end */
                 return KR_INTERNAL;
+        for (int l = 0; l < NL; l++)
+            if (reserve_tl(&tl[l], ntok[l]))
+                return KR_INTERNAL;
         ival *lp[4] = {rl[RAW_VALU].v, rl[RAW_WMMA].v, rl[RAW_VMEM].v, rl[RAW_SCAL].v};
         memset(ln, 0, sizeof ln);
-        memset(fs->n, 0, sizeof fs->n);
-        for (int l = 0; l < NL; l++) {
+        for (int l = 0; l < NL; l++)
             tq[l] = tl[l].v;
-            te[l] = tl[l].v ? tl[l].v + tl[l].cap : NULL;
-        }
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
             int64_t last = (int64_t)w->begin;
@@ -968,21 +1020,13 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
                     lp[L_WMMA][ln[L_WMMA]].b = b;
                     lp[L_WMMA][ln[L_WMMA]++].e = b + len;
                     k = L_VALU;
-                    len = 3 * len / 4;
                 }
                 if (k < L_NONE) {
                     lp[k][ln[k]].b = b;
-                    lp[k][ln[k]++].e = b + len;
+                    lp[k][ln[k]++].e = b + (l == L_MATRIX ? 3 * len / 4 : len);
                 }
-                if (row < nrows) {
-                    unsigned t = l == L_MATRIX ? L_VALU : l;
-                    if (i == 0) {
-                        fs->r[t * fs->cap + fs->n[t]].r = r;
-                        fs->last[t * fs->cap + fs->n[t]++] = last;
-                    } else {
-                        PUSH(wk, tq, te, t, r);
-                    }
-                }
+                if (row < nrows)     /* a MATRIX token's H(wmma) leaves out issue (len 0) */
+                    PUSH(tq, k, clock, last, st, l == L_MATRIX ? 0 : (uint32_t)len, row);
                 last = clock + cyc;
             }
         }
@@ -1036,12 +1080,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     /* VALU (and MATRIX) tokens: H(wmma), H(valu) */
     if (UTIL(RAW_VALU))
         return KR_INTERNAL;
-#define EVAL(l_, ...) do { \
-        eval(tl[l_].v, tq[l_], NULL, __VA_ARGS__); \
-        eval(fs->r + (size_t)(l_) * fs->cap, fs->r + (size_t)(l_) * fs->cap + fs->n[l_], \
-             fs->last + (size_t)(l_) * fs->cap, __VA_ARGS__); \
-    } while (0)
-    EVAL(L_VALU, &sets[WMMA], 1, &sets[VALU], 0, 1, raw, tab + TAB_ROWS);
+    eval_valu(tl[L_VALU].v, tq[L_VALU], &sets[WMMA], &sets[VALU], raw);
     drop_tl(&tl[L_VALU]);
     if (uni(&sets[VALU], &sets[WMMA], &sets[MATH]))
         return KR_INTERNAL;
@@ -1051,7 +1090,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     /* VMEM, LDS, FLAT tokens: H(vmem), H(math) */
     if (UTIL(RAW_VMEM))
         return KR_INTERNAL;
-    EVAL(L_VMEM, &sets[VMEM], 0, &sets[MATH], 1, 1, raw, NULL);
+    eval_own(tl[L_VMEM].v, tq[L_VMEM], &sets[VMEM], &sets[MATH], raw);
     drop_tl(&tl[L_VMEM]);
     if (uni(&sets[MATH], &sets[VMEM], &sets[VECTOR]))
         return KR_INTERNAL;
@@ -1061,18 +1100,14 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     /* SALU, SMEM tokens: H(scal), H(vector) */
     if (UTIL(RAW_SCAL))
         return KR_INTERNAL;
-    EVAL(L_SCAL, &sets[SCAL], 0, &sets[VECTOR], 1, 1, raw, NULL);
+    eval_own(tl[L_SCAL].v, tq[L_SCAL], &sets[SCAL], &sets[VECTOR], raw);
     drop_tl(&tl[L_SCAL]);
-    if (uni(&sets[VECTOR], &sets[SCAL], &sets[ALL]))
-        return KR_INTERNAL;
+    /* the rest: H(all), all = vector ∪ scal not built */
+    eval_all(tl[L_NONE].v, tq[L_NONE], &sets[VECTOR], &sets[SCAL], raw);
+    drop_tl(&tl[L_NONE]);
     drop_set(&sets[VECTOR]);
     drop_set(&sets[SCAL]);
-    /* the rest: H(all) */
-    EVAL(L_NONE, &sets[ALL], 1, &sets[ALL], 1, 0, raw, NULL);
-    drop_tl(&tl[L_NONE]);
-    drop_set(&sets[ALL]);
 #undef UTIL
-#undef EVAL
     return 0;
 }
 
@@ -1173,8 +1208,6 @@ void an_hidden_acc_free(an_hidden_acc *a)
         free(a->wk.raw[k].v);
     free(a->wk.ends);
     free(a->wk.segs);
-    free(a->wk.fs.r);
-    free(a->wk.fs.last);
     for (int l = 0; l < NL; l++)
         free(a->wk.tl[l].v);
     free(a->tab);

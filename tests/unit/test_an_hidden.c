@@ -227,6 +227,35 @@ static void test_util_smallest_begin(void)
     tb_free(&c);
 }
 
+/* H. A quiet MFMA between quiet VALU records of one wave: X's VALU
+ * [100,104), MFMA [104,112) (wmma [104,112); 3/4 of it, 6, to valu: the
+ * run [100,110)) and VALU [111,115), which begins after the run's end, so
+ * it opens the next run: valu = [100,110), [111,115) and Y's [116,118).
+ * X's last VALU (quiet) hides |[111,115) ∩ wmma| = 1 issue cycle, its
+ * first none. Y's VALU (stall [112,116), issue [116,118)): H(valu)
+ * without issue = (0,3,0) beats H(wmma) = 0, so 3 stall cycles are hidden
+ * (2 had the run gone on to 114). The quiet MFMA hides nothing. */
+static void test_quiet_matrix_run(void)
+{
+    static const tb_rec x[] = {{100, KR_CAT_VALU, 0, 4, R_VALU}, {104, KR_CAT_VALU, 0, 8, R_MFMA},
+                               {111, KR_CAT_VALU, 0, 4, R_VALU}};
+    static const tb_rec y[] = {{112, KR_CAT_VALU, 4, 6, R_VALU}};
+    tb_wave w[] = {{0, 0, 0, 100, 115, x, 3}, {0, 0, 1, 112, 118, y, 1}};
+    kr_capture c;
+    an_hidden h;
+    run(w, 2, &h, &c);
+    const an_hidden_row *v = row_of(&h, R_VALU), *m = row_of(&h, R_MFMA);
+    T_CHECK(v && m);
+    if (v && m) {
+        T_EQ_U64(v->hidden_idle, 0);
+        T_EQ_U64(v->hidden_stall, 3);
+        T_EQ_U64(v->hidden_issue, 1);
+        T_EQ_U64(m->non_hidden, m->total);
+    }
+    an_hidden_free(&h);
+    tb_free(&c);
+}
+
 /* ---- an independent transcription of §8.4, for randomized comparison ----
  * Straight from the text: util() sorts the whole list and condenses it,
  * union() merges the intervals of both sets, H() intersects each
@@ -752,6 +781,7 @@ int main(void)
     test_vmem_salu();
     test_out_of_order();
     test_util_smallest_begin();
+    test_quiet_matrix_run();
     test_random_vs_reference();
     test_scope_sizes();
     test_hub();
