@@ -6,11 +6,15 @@
 #include "analyzer/stream.h"
 #include "bundle/capture.h"
 
-/* Process-wide allocator setting for the streamed loads: blocks of 1 MiB
+/* Process-wide allocator settings for the streamed loads: blocks of 1 MiB
  * and more (record arrays, file buffers) are mapped and unmapped on their
  * own, so memory a finished group of waves released is given back instead
  * of lingering in the heap (glibc's default threshold adapts upwards and
- * keeps it). No effect on other C libraries. */
+ * keeps it); smaller blocks freed at the top of a heap stay with the
+ * process (up to 64 MiB) instead of being returned at once: the analyses
+ * free and allocate their per-group buffers again and again, and every
+ * page given back costs a page fault (a few microseconds on a virtual
+ * machine) when it is touched again. No effect on other C libraries. */
 void cli_memory_setup(void);
 
 /* Loads dir with bo (its sink is set here) and the waves streamed; *stream
