@@ -11,7 +11,7 @@ void cli_memory_setup(void)
 {
 #ifdef __GLIBC__
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
-    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 16 << 20);
 #endif
 }
 

@@ -11,7 +11,7 @@
  * own, so memory a finished group of waves released is given back instead
  * of lingering in the heap (glibc's default threshold adapts upwards and
  * keeps it); smaller blocks freed at the top of a heap stay with the
- * process (up to 64 MiB) instead of being returned at once: the analyses
+ * process (up to 16 MiB) instead of being returned at once: the analyses
  * free and allocate their per-group buffers again and again, and every
  * page given back costs a page fault (a few microseconds on a virtual
  * machine) when it is touched again. No effect on other C libraries. */
