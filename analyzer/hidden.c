@@ -448,19 +448,19 @@ enum { VALU, WMMA, VMEM, SCAL, MATH, VECTOR, NSETS };
  * L_VALU list: both types take H(valu) and H(wmma), see eval). */
 enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCAL, L_NONE, L_MATRIX, NL };
 
-/* A token the per-token pass handles (see scope), as pass 1 saw it: its
- * clock, stall, issue length (0 for a MATRIX token, whose H(wmma) leaves
- * out issue) and row (< nrows: tokens without a row add to nothing and are
- * not kept), and last, the end of the token before it (or the wave's
- * begin), so that pass 2 need not read the records again. clock and last
- * are not adjacent: gcc then stores them one by one, which costs fewer
- * instructions than the vector pair it builds otherwise. */
-typedef struct wtok {
-    int64_t clock;
-    uint32_t stall, len;
-    int64_t last;
-    uint32_t row;
-} wtok;
+/* A token the per-token pass handles (see scope): the address of its
+ * record (whose row is < nrows: tokens without a row add to nothing and
+ * are not kept), | TOK_MATRIX for a MATRIX token, whose H(wmma) leaves out
+ * issue. Pass 2 reads clock, stall, cycles and row from the record and
+ * last, the end of the token before it, from the record before it (see
+ * tok): 8 bytes a token, since the token lists are the largest buffers
+ * of a scope. A wave's first record has no record before it (its last is
+ * the wave's begin): its token points to a copy of it in the scope's
+ * firsts, after a stand-in record that ends at the wave's begin (see
+ * wave_pass1). Records are 8-byte aligned, so bit 0 is free. */
+typedef uintptr_t wtok;
+#define TOK_MATRIX ((uintptr_t)1)
+_Static_assert(_Alignof(kr_inst) >= 2, "a record's address must leave bit 0 free");
 
 /* A run of consecutive quiet VALU records of one wave [first, end), whose
  * issue intervals all end at or before hi (see scope). */
@@ -486,6 +486,8 @@ typedef struct work {
     iset sets[NSETS];
     size_t *ends;                    /* run ends: 4 lists × waves of the scope */
     size_t nends;
+    kr_inst *firsts;                 /* 2 per wave of the scope: see wtok */
+    size_t nfirsts;
     tlist tl[NL];                    /* pass-2 tokens per L_* */
     qseg *segs;                      /* pass-3 segments */
     size_t nsegs, segcap;
@@ -505,16 +507,32 @@ static size_t estimate(const work *wk, int h, size_t tokens)
  * (m = 1 for a matrix row), then from TAB_ROWS on [row] = m. */
 #define TAB_ROWS 512
 
-/* Appends a token to list l (q[l] its free part, which room() keeps
- * large enough). */
-#define PUSH(q_, l_, clock_, last_, st_, len_, row_) do { \
-        wtok *t_ = (q_)[l_]++; \
-        t_->clock = (clock_); \
-        t_->last = (last_); \
-        t_->stall = (st_); \
-        t_->len = (len_); \
-        t_->row = (row_); \
-    } while (0)
+/* Appends the token of record r_ (flags m_) to list l (q[l] its free
+ * part, which room() keeps large enough). */
+#define PUSH(q_, l_, r_, m_) (*(q_)[l_]++ = (uintptr_t)(r_) | (m_))
+
+/* A token as pass 2 reads it (see wtok). */
+typedef struct tokv {
+    int64_t lo, clock, s1, end;       /* lo = min(last, clock); end = clock + cycles */
+    uint32_t row;
+} tokv;
+
+/* Decodes token p; matrix: the list may hold MATRIX tokens (end = s1 for
+ * them). last is the end of the record before (clock + cycles), as pass 1
+ * computed it (times modular, as there). */
+static inline __attribute__((always_inline)) tokv tok(wtok p, int matrix)
+{
+    const kr_inst *r = (const kr_inst *)(matrix ? p & ~TOK_MATRIX : p);
+    tokv v;
+    uint32_t st = r->stall, du = r->dur, pst = r[-1].stall, pdu = r[-1].dur;
+    int64_t last = (int64_t)r[-1].time + (pdu > pst ? pdu : pst);
+    v.clock = (int64_t)r->time;
+    v.s1 = v.clock + st;
+    v.end = matrix && (p & TOK_MATRIX) ? v.s1 : v.clock + (du > st ? du : st);
+    v.lo = last < v.clock ? last : v.clock;
+    v.row = r->row;
+    return v;
+}
 
 /* Pass 2 over one token list: t = H(tset) (the second candidate, which
  * wins ties), u = H(uset); the larger total is added to the token's row.
@@ -522,22 +540,21 @@ static size_t estimate(const work *wk, int h, size_t tokens)
  * constants. */
 static inline __attribute__((always_inline)) void eval(const wtok *x, const wtok *xend,
                                                        const iset *tset, int t_issue,
-                                                       const iset *uset, int u_issue, int64_t *raw)
+                                                       const iset *uset, int u_issue, int matrix, int64_t *raw)
 {
     walk tw = walk_of(tset), uw = walk_of(uset);
     const seg *kt = tw.v + 1, *ku = uw.v + 1;
     for (; x < xend; x++) {
-        int64_t last = x->last, clock = x->clock;
-        int64_t s1 = clock + x->stall, end = s1 + x->len, lo = last < clock ? last : clock;
+        tokv v = tok(*x, matrix);
         triple t = {0, 0, 0}, u;
-        int64_t tt = H(tw, &kt, lo, clock, s1, t_issue ? end : s1, t_issue, &t);
-        int64_t ut = H(uw, &ku, lo, clock, s1, u_issue ? end : s1, u_issue, &u);
+        int64_t tt = H(tw, &kt, v.lo, v.clock, v.s1, t_issue ? v.end : v.s1, t_issue, &t);
+        int64_t ut = H(uw, &ku, v.lo, v.clock, v.s1, u_issue ? v.end : v.s1, u_issue, &u);
         if (ut > tt) {
             tt = ut;
             t = u;
         }
         if (tt != 0) {
-            int64_t *y = &raw[3 * (size_t)x->row];
+            int64_t *y = &raw[3 * (size_t)v.row];
             y[0] += t.idle;
             y[1] += t.stall;
             y[2] += t.issue;
@@ -552,13 +569,13 @@ static inline __attribute__((always_inline)) void eval(const wtok *x, const wtok
 static __attribute__((noinline)) void eval_valu(const wtok *x, const wtok *xend, const iset *wmma, const iset *valu,
                                                 int64_t *raw)
 {
-    eval(x, xend, wmma, 1, valu, 0, raw);
+    eval(x, xend, wmma, 1, valu, 0, 1, raw);
 }
 
 static __attribute__((noinline)) void eval_own(const wtok *x, const wtok *xend, const iset *own, const iset *un,
                                                int64_t *raw)
 {
-    eval(x, xend, own, 0, un, 1, raw);
+    eval(x, xend, own, 0, un, 1, 0, raw);
 }
 
 /* The rest: H(all), all = vector ∪ scal (HU). */
@@ -568,11 +585,10 @@ static __attribute__((noinline)) void eval_all(const wtok *x, const wtok *xend, 
     walk vw = walk_of(vector), sw = walk_of(scal);
     const seg *kv = vw.v + 1, *ks = sw.v + 1;
     for (; x < xend; x++) {
-        int64_t last = x->last, clock = x->clock;
-        int64_t s1 = clock + x->stall, end = s1 + x->len, lo = last < clock ? last : clock;
+        tokv v = tok(*x, 0);
         triple t;
-        if (HU(vw, &kv, sw, &ks, lo, clock, s1, end, &t) != 0) {
-            int64_t *y = &raw[3 * (size_t)x->row];
+        if (HU(vw, &kv, sw, &ks, v.lo, v.clock, v.s1, v.end, &t) != 0) {
+            int64_t *y = &raw[3 * (size_t)v.row];
             y[0] += t.idle;
             y[1] += t.stall;
             y[2] += t.issue;
@@ -750,34 +766,34 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
             p->lq[l_]->e = b + len; \
             p->lq[l_]++; \
         } while (0)
-#define TOKEN(l_, len_) do { \
+#define TOKEN(l_, m_) do { \
             if (row < nrows) \
-                PUSH(p->tq, l_, clock, prev, st, len_, row); \
+                PUSH(p->tq, l_, x, m_); \
         } while (0)
         switch (tab[(m << 8) + x->cat]) {
         case L_VALU:                        /* a VALU token with idle or stall */
             RUN(ve, vq, b, (int64_t)len);
-            TOKEN(L_VALU, len);
+            TOKEN(L_VALU, 0);
             break;
         case L_MATRIX:
             PAIR(L_WMMA);
             RUN(ve, vq, b, 3 * (int64_t)len / 4);
             /* unless quiet (both candidates leave out issue: nothing), the
              * same sets as VALU tokens (pass 2); its H(wmma) leaves out
-             * issue (len 0) */
+             * issue (TOK_MATRIX) */
             if (st != 0 || prev < clock)
-                TOKEN(L_VALU, 0);
+                TOKEN(L_VALU, TOK_MATRIX);
             break;
         case L_VMEM:
             PAIR(L_VMEM);
-            TOKEN(L_VMEM, len);
+            TOKEN(L_VMEM, 0);
             break;
         case L_SCAL:
             PAIR(L_SCAL);
-            TOKEN(L_SCAL, len);
+            TOKEN(L_SCAL, 0);
             break;
         default:
-            TOKEN(L_NONE, len);
+            TOKEN(L_NONE, 0);
             break;
         }
 #undef PAIR
@@ -874,14 +890,28 @@ static int reserve_tl(tlist *t, size_t n)
     return 0;
 }
 
+/* Points token *t, of wave w's first record, to a copy of that record at
+ * f[1] after a stand-in f[0] that ends at the wave's begin (clock begin,
+ * no cycles), so that pass 2 reads the right last (see wtok). */
+static void first_token(wtok *t, const kr_wave *w, kr_inst *f)
+{
+    memset(&f[0], 0, sizeof f[0]);
+    f[0].time = w->begin;
+    f[1] = w->insts[0];
+    *t = (uintptr_t)&f[1] | (*t & TOK_MATRIX);
+}
+
 /* Pass 1 over one wave, in parts that fit the buffers (room), then the
- * busy lists' run_ends. 0, 1 (§4.2 broken) or KR_INTERNAL. */
-static int wave_pass1(p1 *p, const kr_wave *w)
+ * busy lists' run_ends; f: the wave's two slots in the scope's firsts.
+ * 0, 1 (§4.2 broken) or KR_INTERNAL. */
+static int wave_pass1(p1 *p, const kr_wave *w, kr_inst *f)
 {
     const kr_inst *r = w->insts, *end = w->ninsts ? w->insts + w->ninsts : w->insts;
-    size_t fit;
+    size_t fit, at[NL];
     if (room(p, w->ninsts, &fit))      /* also the closing slots of an empty wave */
         return KR_INTERNAL;
+    for (int l = 0; l < NL; l++)       /* where the wave's tokens start */
+        at[l] = p->tq[l] ? (size_t)(p->tq[l] - p->wk->tl[l].v) : 0;
     /* the state before the first record: prev_b "−∞", last the wave's begin */
     uint64_t pb = (uint64_t)INT64_MIN, span = (uint64_t)(int64_t)w->begin - pb;
     while (r < end) {
@@ -896,6 +926,12 @@ static int wave_pass1(p1 *p, const kr_wave *w)
         int rc = wave1(p, r, r + fit, pb, span);
         if (rc)
             return rc;
+        if (r == w->insts)             /* the first record's token, if any, is the first in its list */
+            for (int l = 0; l < NL; l++) {
+                wtok *t = p->tq[l] ? p->wk->tl[l].v + at[l] : NULL;
+                if (t && t < p->tq[l] && (const kr_inst *)(*t & ~TOK_MATRIX) == w->insts)
+                    first_token(t, w, f);
+            }
         r += fit;
     }
     for (int k = 0; k < 4; k++)
@@ -910,7 +946,7 @@ static int wave_pass1(p1 *p, const kr_wave *w)
  * no stall) has an all-zero "issue = 0" candidate, so its result is
  * H(wmma) — its issue interval inside MFMA busy time — and a quiet MATRIX
  * token has nothing; every other token with a row goes to the list of its
- * type (with what pass 2 needs of it), and the quiet VALU tokens are
+ * type (as its record's address, see wtok), and the quiet VALU tokens are
  * noted as segments of consecutive records. Then, one token type at a
  * time, the sets it needs are built (util, uni), its tokens are evaluated
  * with the §8.4 table (pass 2) and what no later step reads is freed:
@@ -938,6 +974,13 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
             return KR_INTERNAL;
         wk->ends = e;
         wk->nends = 4 * nw;
+    }
+    if (wk->nfirsts < 2 * nw) {           /* not moved until pass 2 is done: tokens point into it */
+        kr_inst *f = realloc(wk->firsts, 2 * nw * sizeof *f);
+        if (!f)
+            return KR_INTERNAL;
+        wk->firsts = f;
+        wk->nfirsts = 2 * nw;
     }
     for (int k = RAW_VALU; k <= RAW_SCAL; k++)
         if (reserve(&rl[k], estimate(wk, H_RAW + k, tokens) + nw))      /* and a run_end per wave */
@@ -967,7 +1010,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     wk->nsegs = 0;
     for (size_t o = lo; o < hi; o++) {
         const kr_wave *w = &c->waves[order[o]];
-        int rc = wave_pass1(&cx, w);
+        int rc = wave_pass1(&cx, w, &wk->firsts[2 * (o - lo)]);
         if (rc == 1) {
             ordered = 0;
             break;
@@ -1009,7 +1052,6 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
             tq[l] = tl[l].v;
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
-            int64_t last = (int64_t)w->begin;
             for (size_t i = 0; i < w->ninsts; i++) {
                 const kr_inst *r = &w->insts[i];
                 uint32_t row = r->row, st = r->stall, cyc = r->dur > st ? r->dur : st;
@@ -1025,9 +1067,11 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
                     lp[k][ln[k]].b = b;
                     lp[k][ln[k]++].e = b + (l == L_MATRIX ? 3 * len / 4 : len);
                 }
-                if (row < nrows)     /* a MATRIX token's H(wmma) leaves out issue (len 0) */
-                    PUSH(tq, k, clock, last, st, l == L_MATRIX ? 0 : (uint32_t)len, row);
-                last = clock + cyc;
+                if (row < nrows) {   /* a MATRIX token's H(wmma) leaves out issue */
+                    PUSH(tq, k, r, l == L_MATRIX ? TOK_MATRIX : 0);
+                    if (i == 0)
+                        first_token(tq[k] - 1, w, &wk->firsts[2 * (o - lo)]);
+                }
             }
         }
     }
@@ -1207,6 +1251,7 @@ void an_hidden_acc_free(an_hidden_acc *a)
     for (int k = 0; k < NRAW; k++)
         free(a->wk.raw[k].v);
     free(a->wk.ends);
+    free(a->wk.firsts);
     free(a->wk.segs);
     for (int l = 0; l < NL; l++)
         free(a->wk.tl[l].v);
