@@ -45,7 +45,8 @@ typedef struct lent {
  * touched follow the links, and a merge or the finish reads no empty
  * slot) and an open-addressing index over them: slot = hash << 32 |
  * (index + 1), 0 empty (8 bytes a slot; a miss on the hash does not read
- * the entry). */
+ * the entry). After a merge a key may be in two entries (see
+ * an_waits_acc_merge). */
 typedef struct lmap {
     lent *v;
     size_t n, vcap;
@@ -68,9 +69,9 @@ static inline uint32_t hash_of(uint32_t w, uint32_t p, uint64_t dinst, uint64_t 
 
 /* Room for `more` new links: the index at most 3/4 full (a new index of
  * at least 4096 slots, 32 KB, or twice the old, rebuilt from the entries)
- * and the entries' array grown by half when full (from 4096 entries: its
+ * and the entries' array grown by half when full (from 8192 entries: its
  * pages are touched only as links come, so a generous start costs nothing
- * and saves copies). */
+ * and saves copies, also when a merge appends another array). */
 static int grow_for(lmap *m, size_t more)
 {
     size_t need = m->n + more;
@@ -82,7 +83,7 @@ static int grow_for(lmap *m, size_t more)
         if (!slot)
             return KR_INTERNAL;
         size_t mask = cap - 1;
-        for (size_t k = 0; k < m->n; k++) {    /* distinct keys: the first empty slot */
+        for (size_t k = 0; k < m->n; k++) {    /* every entry: the first empty slot (no lookup) */
             uint64_t h = m->v[k].hash;
             size_t j = (size_t)h & mask;
             while (slot[j] != 0)
@@ -94,7 +95,7 @@ static int grow_for(lmap *m, size_t more)
         m->cap = cap;
     }
     if (need > m->vcap) {
-        size_t vcap = m->vcap ? m->vcap + m->vcap / 2 : 4096;
+        size_t vcap = m->vcap ? m->vcap + m->vcap / 2 : 8192;
         if (vcap < need)
             vcap = need;
         lent *v = realloc(m->v, vcap * sizeof *v);
@@ -686,17 +687,18 @@ static int rank_top(const void *a, const void *b)
 
 /* ---- finishing ----
  *
- * The distinct links are bucketed by producer row, then (stably) by wait
- * row, with two counting sorts: a wait row's links form one run of the
- * wait order, and within it each producer's links one run, producers
- * ascending; a producer row's links form one run of the producer order.
+ * The entries (links by key, see lmap) are bucketed by producer row, then
+ * (stably) by wait row, with two counting sorts: a wait row's links form
+ * one run of the wait order, and within it each producer's links one run,
+ * producers ascending; a producer row's links form one run of the producer
+ * order.
  * Sums come from one pass over the runs; order statistics are weighted
  * selections over (value, count) pairs gathered from a run
  * (an_dist_of_weighted gives what an_dist_of gives on the same multiset). */
 
 typedef struct fin {
-    const lent *v;                   /* the distinct links */
-    uint32_t *byp, *byw;             /* distinct links by producer row; by (wait row, producer row) */
+    const lent *v;                   /* the links' entries (see lmap) */
+    uint32_t *byp, *byw;             /* entries by producer row; by (wait row, producer row) */
     uint32_t *pstart, *wstart;       /* per row r: run [start[r], start[r + 1]) */
     uint64_t *val[4], *cnt[4];       /* scratch for up to four samples of one run */
 } fin;
@@ -973,20 +975,30 @@ int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi)
 
 int an_waits_acc_merge(an_waits_acc *into, an_waits_acc *from)
 {
-    if (from->h.n > into->h.n) {         /* the larger table takes the smaller one's links */
+    if (from->h.n > into->h.n) {         /* the larger array takes the smaller one's links */
         lmap t = into->h;
         into->h = from->h;
         from->h = t;
     }
+    /* Appended, not looked up: a key may then be in two entries, which
+     * the finish treats as one (its figures are sums and weighted order
+     * statistics over the entries of a row). The index no longer covers
+     * the entries; a later add rebuilds it (reserve). */
     lmap *m = &into->h;
     const lmap *f = &from->h;
-    if (reserve(m, f->n))
-        return KR_INTERNAL;
-    for (size_t i = 0; i < f->n; i++) {
-        const lent *k = &f->v[i];
-        lent *e = find_or_add(m, k->hash, k->w, k->p, k->dinst, k->dcyc, k->stall, k->critical);
-        e->count += k->count;
-        e->waited += k->waited;
+    if (f->n) {
+        if (m->n + f->n > m->vcap) {
+            lent *v = realloc(m->v, (m->n + f->n) * sizeof *v);
+            if (!v)
+                return KR_INTERNAL;
+            m->v = v;
+            m->vcap = m->n + f->n;
+        }
+        memcpy(m->v + m->n, f->v, f->n * sizeof *f->v);
+        m->n += f->n;
+        free(m->slot);
+        m->slot = NULL;
+        m->cap = 0;
     }
     into->waves_stored += from->waves_stored;
     into->waves_computed += from->waves_computed;
