@@ -2,6 +2,7 @@
  * src/analysis/hidden_latency.cpp), per-row split §8.2. */
 #include "analyzer/hidden.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,50 +200,42 @@ static int util(ilist *raw, size_t *ends, size_t nruns, int ordered, ilist *tmp,
     return 0;
 }
 
-/* Ordinary union of two condensed sets; zero-length intervals dropped
- * (inside the open interval they change nothing, outside it they are
- * skipped). Intervals are handled as [b, l] (l = end − 1). */
+/* Ordinary union of two condensed sets; zero-length intervals dropped.
+ * Intervals are handled as [b, l] (l = end − 1). The interval of the
+ * smaller begin opens an output interval (unless empty), which then takes
+ * every interval of either set that starts at or before its end (l + 1),
+ * until neither does. */
 static int uni(const iset *x, const iset *y, iset *out)
 {
     if (reserve_set(out, x->n + y->n))
         return KR_INTERNAL;
-    /* both end in a MAX sentinel, so the merge needs no bounds */
+    /* both end in a MAX sentinel, so the merge needs no bounds (points are
+     * < INT64_MAX, so no end reaches the sentinels' begin) */
     const seg *a = x->v + 1, *b = y->v + 1;
-    /* The open output interval [cb, cl] starts as the leading sentinel
-     * {MIN, MIN}: the first interval to open writes it back to v[0] (with
-     * pre −1, reset below), so no "none yet" test is needed; acc counts
-     * from −1 for the sentinel's length of 1. */
-    seg *o = out->v;
-    int64_t acc = -1, cb = INT64_MIN, cl = INT64_MIN;
+    seg *o = out->v + 1;
+    int64_t acc = 0;
     for (;;) {
-        const seg *nx;
-        if (a->b <= b->b)
-            nx = a++;
-        else
-            nx = b++;
-        int64_t nb = nx->b, nl = nx->l;
-        if (nb > cl + 1) {                 /* after the open interval: a new one, if not empty */
-            if (nb == INT64_MAX)
+        const seg *n = a->b <= b->b ? a++ : b++;
+        int64_t cb = n->b, cl = n->l;
+        if (cb == INT64_MAX)               /* the sentinels: both sets done */
+            break;
+        if (cl < cb)                       /* empty */
+            continue;
+        for (;;) {
+            if (a->b <= cl + 1) {
+                if (a->l > cl)
+                    cl = a->l;
+                a++;
+            } else if (b->b <= cl + 1) {
+                if (b->l > cl)
+                    cl = b->l;
+                b++;
+            } else {
                 break;
-            if (nl >= nb) {
-                o->b = cb;
-                o->l = cl;
-                o->pre = acc;
-                acc += cl + 1 - cb;
-                o++;
-                cb = nb;
-                cl = nl;
             }
-        } else if (nl > cl) {
-            cl = nl;
         }
+        EMIT(o, acc, cb, cl + 1);
     }
-    o->b = cb;
-    o->l = cl;
-    o->pre = acc;
-    acc += cl + 1 - cb;
-    o++;
-    out->v[0].pre = 0;
     close_set(out, o, acc);
     return 0;
 }
@@ -258,48 +251,44 @@ static walk walk_of(const iset *s)
     return (walk){s->v, s->v + s->n + 1};
 }
 
+/* The interval after the last one in [p, p + n) whose end is not after
+ * x, known to be p (p->l < x) or one after it: bisection that halves the
+ * count (no pointer differences). */
+static inline __attribute__((always_inline)) const seg *last_before(const seg *p, size_t n, int64_t x)
+{
+    while (n > 1) {                       /* the last with l < x is in [p, p + n) */
+        size_t half = n / 2;
+        if (p[half].l < x)
+            p += half;
+        n -= half;
+    }
+    return p + 1;
+}
+
 /* The first interval (in v[1 .. n + 1]) whose end is after x, known to be
  * after i (i->l < x): galloping forward from i, then bisection, so a jump
  * over d intervals costs O(log d). The trailing sentinel (end MAX) bounds
  * the search. */
 static const seg *gallop(walk w, const seg *i, int64_t x)
 {
-    const seg *lo = i, *hi;
+    const seg *lo = i;
     size_t step = 2;
     for (;;) {                            /* lo->l < x */
-        if ((size_t)(w.top - lo) <= step) {
-            hi = w.top;
-            break;
-        }
-        hi = lo + step;
-        if (hi->l >= x)
-            break;
-        lo = hi;
+        size_t room = (size_t)(w.top - lo);
+        if (room <= step)
+            return last_before(lo, room, x);   /* top->l = MAX >= x */
+        if (lo[step].l >= x)
+            return last_before(lo, step, x);
+        lo += step;
         step *= 2;
     }
-    while (hi - lo > 1) {                 /* lo->l < x <= hi->l */
-        const seg *mid = lo + (hi - lo) / 2;
-        if (mid->l >= x)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi;
 }
 
 /* The same, known to be before i (i[−1].l >= x): bisection over
  * v[1 .. i − 1] (the leading sentinel has end MIN). */
 static const seg *back(walk w, const seg *i, int64_t x)
 {
-    const seg *lo = w.v + 1, *hi = i - 1;   /* the answer is in [lo, hi] */
-    while (lo < hi) {
-        const seg *mid = lo + (hi - lo) / 2;
-        if (mid->l >= x)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
+    return last_before(w.v, (size_t)(i - 1 - w.v), x);
 }
 
 /* Moves cursor i (in v[1 .. n + 1]) to the first interval whose end is
@@ -333,9 +322,21 @@ static inline __attribute__((always_inline)) int64_t fwd(walk w, const seg **k, 
     return x > i->b ? i->pre + (x - i->b) : i->pre;
 }
 
+/* The eval_* functions: not inlined, and with gcc not specialized for
+ * their caller either (noipa), which measured fewer instructions in their
+ * loops. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOIPA __attribute__((noipa))
+#else
+#define NOIPA __attribute__((noinline))
+#endif
+
 typedef struct triple {
     int64_t idle, stall, issue;
 } triple;
+
+static inline __attribute__((always_inline)) int64_t H_at(walk w, const seg **k, int64_t lo, int64_t clock,
+                                                          int64_t s1, int64_t hi, int with_issue, triple *t);
 
 /* H(set) of a token into *t: its idle [last, clock), stall [clock, s1 =
  * clock + stall) and issue [s1, end = clock + cycles) intersected with
@@ -352,8 +353,15 @@ static inline __attribute__((always_inline)) int64_t H(walk w, const seg **k, in
 {
     if (hi <= lo)
         return 0;
-    const seg *i = move_to(w, *k, lo);
-    *k = i;
+    *k = move_to(w, *k, lo);
+    return H_at(w, k, lo, clock, s1, hi, with_issue, t);
+}
+
+/* H with hi > lo and the cursor *k already moved to lo. */
+static inline __attribute__((always_inline)) int64_t H_at(walk w, const seg **k, int64_t lo, int64_t clock,
+                                                          int64_t s1, int64_t hi, int with_issue, triple *t)
+{
+    const seg *i = *k;
     if (i->b >= hi)                       /* no busy interval meets [lo, hi) */
         return 0;
     if (i->l >= hi - 1) {                 /* [lo, hi) ends inside interval i: cov(x) is */
@@ -391,9 +399,9 @@ static inline __attribute__((always_inline)) int64_t HU(walk wx, const seg **kx,
     *kx = i;
     *ky = j;
     if (j->b >= hi)
-        return H(wx, kx, lo, clock, s1, hi, 1, t);
+        return H_at(wx, kx, lo, clock, s1, hi, 1, t);
     if (i->b >= hi)
-        return H(wy, ky, lo, clock, s1, hi, 1, t);
+        return H_at(wy, ky, lo, clock, s1, hi, 1, t);
     int64_t idle = 0, stall = 0, issue = 0, at = lo;
     for (;;) {
         const seg *n = i->b <= j->b ? i++ : j++;   /* the sentinels (begin MAX) end both */
@@ -445,7 +453,9 @@ enum { VALU, WMMA, VMEM, SCAL, MATH, VECTOR, NSETS };
 
 /* Busy list of a token type (pass 1); MATRIX feeds two. The same value
  * names the token's pass-2 list (L_WMMA has none; MATRIX tokens join the
- * L_VALU list: both types take H(valu) and H(wmma), see eval). */
+ * L_VALU list: both types take H(valu) and H(wmma), see eval; the tokens
+ * of the rest join the L_SCAL list, whose sets vector and scal they take,
+ * see eval_scal; L_NONE has none). */
 enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCAL, L_NONE, L_MATRIX, NL };
 
 /* A token the per-token pass handles (see scope): the address of its
@@ -460,6 +470,7 @@ enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCA
  * wave_pass1). Records are 8-byte aligned, so bit 0 is free. */
 typedef uintptr_t wtok;
 #define TOK_MATRIX ((uintptr_t)1)
+#define TOK_ALL TOK_MATRIX           /* in the L_SCAL list: a token of the rest, H(all) */
 _Static_assert(_Alignof(kr_inst) >= 2, "a record's address must leave bit 0 free");
 
 /* A run of consecutive quiet VALU records of one wave [first, end), whose
@@ -503,9 +514,21 @@ static size_t estimate(const work *wk, int h, size_t tokens)
     return n + n / 16 + 512;
 }
 
-/* The acc's table: [m * 256 + category] the busy list (L_*) of a record
- * (m = 1 for a matrix row), then from TAB_ROWS on [row] = m. */
-#define TAB_ROWS 512
+/* The acc's table: [m * 256 + category] the step of a record (G, see
+ * below), m = 0 for a record without a row, 1 for one of an ordinary row,
+ * 2 for one of a matrix row; then from TAB_ROWS on [row + 1] = m, [0] = 0
+ * for KR_ROW_NONE: ROWM(tab)[(int32_t)row] is m of any record (rows are
+ * < nrows or KR_ROW_NONE, model.h), without a bounds test. */
+#define TAB_ROWS 768
+#define TAB_MATRIX 2
+#define ROWM(tab_) ((tab_) + TAB_ROWS + 1)
+#define ROW_M(tab_, row_) ((tab_)[TAB_ROWS + 1 + (ptrdiff_t)(int32_t)(row_)])
+_Static_assert((int32_t)KR_ROW_NONE == -1, "KR_ROW_NONE must read ROWM[-1]");
+
+/* A record's step: its busy list (L_*) times 2, + 1 when it has a row
+ * (its token is kept). L_WMMA and L_MATRIX without a row do not occur. */
+#define G(l_, t_) (2 * (l_) + (t_))
+#define G_LIST(g_) ((unsigned)(g_) >> 1)
 
 /* Appends the token of record r_ (flags m_) to list l (q[l] its free
  * part, which room() keeps large enough). */
@@ -546,53 +569,96 @@ static inline __attribute__((always_inline)) void eval(const wtok *x, const wtok
     const seg *kt = tw.v + 1, *ku = uw.v + 1;
     for (; x < xend; x++) {
         tokv v = tok(*x, matrix);
-        triple t = {0, 0, 0}, u;
-        int64_t tt = H(tw, &kt, v.lo, v.clock, v.s1, t_issue ? v.end : v.s1, t_issue, &t);
+        triple t, u = {0, 0, 0};
         int64_t ut = H(uw, &ku, v.lo, v.clock, v.s1, u_issue ? v.end : v.s1, u_issue, &u);
-        if (ut > tt) {
-            tt = ut;
-            t = u;
-        }
-        if (tt != 0) {
-            int64_t *y = &raw[3 * (size_t)v.row];
+        int64_t tt = H(tw, &kt, v.lo, v.clock, v.s1, t_issue ? v.end : v.s1, t_issue, &t);
+        /* the winner added where it is known (no triple copied); with
+         * tt = 0 (the usual case) u wins whenever it is not 0 */
+        int64_t *y = &raw[3 * (size_t)v.row];
+        if (tt != 0 && ut <= tt) {
             y[0] += t.idle;
             y[1] += t.stall;
             y[2] += t.issue;
+        } else if (ut != 0) {
+            y[0] += u.idle;
+            y[1] += u.stall;
+            y[2] += u.issue;
         }
     }
 }
 
 /* eval with the flags of each token list, as functions of their own (the
  * compiler then keeps each loop's state in registers): VALU (and MATRIX)
- * tokens H(wmma), H(valu) issue = 0; VMEM and SALU ones H(own set) issue
- * = 0, H(their union). */
-static __attribute__((noinline)) void eval_valu(const wtok *x, const wtok *xend, const iset *wmma, const iset *valu,
+ * tokens H(wmma), H(valu) issue = 0; VMEM ones H(vmem) issue = 0,
+ * H(math) (eval_own); SALU ones and the rest see eval_scal. */
+static NOIPA void eval_valu(const wtok *x, const wtok *xend, const iset *wmma, const iset *valu,
                                                 int64_t *raw)
 {
     eval(x, xend, wmma, 1, valu, 0, 1, raw);
 }
 
-static __attribute__((noinline)) void eval_own(const wtok *x, const wtok *xend, const iset *own, const iset *un,
+static NOIPA void eval_own(const wtok *x, const wtok *xend, const iset *own, const iset *un,
                                                int64_t *raw)
 {
-    eval(x, xend, own, 0, un, 1, 0, raw);
-}
-
-/* The rest: H(all), all = vector ∪ scal (HU). */
-static __attribute__((noinline)) void eval_all(const wtok *x, const wtok *xend, const iset *vector, const iset *scal,
-                                               int64_t *raw)
-{
-    walk vw = walk_of(vector), sw = walk_of(scal);
-    const seg *kv = vw.v + 1, *ks = sw.v + 1;
+    walk tw = walk_of(own), uw = walk_of(un);
+    const seg *kt = tw.v + 1, *ku = uw.v + 1;
     for (; x < xend; x++) {
         tokv v = tok(*x, 0);
-        triple t;
-        if (HU(vw, &kv, sw, &ks, v.lo, v.clock, v.s1, v.end, &t) != 0) {
-            int64_t *y = &raw[3 * (size_t)v.row];
-            y[0] += t.idle;
-            y[1] += t.stall;
-            y[2] += t.issue;
+        triple t, u = {0, 0, 0};
+        /* u = H(un) first: above s1 − lo, the most t = H(own) (issue
+         * left out) can be, it wins whatever t is, and t is not needed */
+        int64_t ut = H(uw, &ku, v.lo, v.clock, v.s1, v.end, 1, &u);
+        const triple *w = &u;
+        if (ut <= v.s1 - v.lo) {
+            int64_t tt = H(tw, &kt, v.lo, v.clock, v.s1, v.s1, 0, &t);
+            if (ut <= tt) {                    /* t wins ties */
+                if (tt == 0)
+                    continue;
+                w = &t;
+            }
         }
+        int64_t *y = &raw[3 * (size_t)v.row];
+        y[0] += w->idle;
+        y[1] += w->stall;
+        y[2] += w->issue;
+    }
+}
+
+/* SALU and SMEM tokens (as eval_own with own = scal, un = vector) and,
+ * flagged TOK_ALL, those of the rest: H(all), all = vector ∪ scal (HU).
+ * One list in record order, so both kinds move the same two cursors
+ * forward in small steps. */
+static NOIPA void eval_scal(const wtok *x, const wtok *xend, const iset *scal, const iset *vector, int64_t *raw)
+{
+    walk sw = walk_of(scal), vw = walk_of(vector);
+    const seg *ks = sw.v + 1, *kv = vw.v + 1;
+    for (; x < xend; x++) {
+        wtok p = *x;
+        tokv v = tok(p & ~TOK_ALL, 0);
+        triple t, u = {0, 0, 0};
+        int64_t *y = &raw[3 * (size_t)v.row];
+        if (p & TOK_ALL) {
+            if (HU(vw, &kv, sw, &ks, v.lo, v.clock, v.s1, v.end, &t) != 0) {
+                y[0] += t.idle;
+                y[1] += t.stall;
+                y[2] += t.issue;
+            }
+            continue;
+        }
+        /* as in eval_own */
+        int64_t ut = H(vw, &kv, v.lo, v.clock, v.s1, v.end, 1, &u);
+        const triple *w = &u;
+        if (ut <= v.s1 - v.lo) {
+            int64_t tt = H(sw, &ks, v.lo, v.clock, v.s1, v.s1, 0, &t);
+            if (ut <= tt) {
+                if (tt == 0)
+                    continue;
+                w = &t;
+            }
+        }
+        y[0] += w->idle;
+        y[1] += w->stall;
+        y[2] += w->issue;
     }
 }
 
@@ -602,8 +668,27 @@ typedef struct p1 {
     uint32_t nrows;
     ival *lq[4];                     /* where each busy list's next run goes */
     wtok *tq[NL];                    /* per token list: next free token */
+    const kr_inst *wfirst;           /* the wave's first record, and its begin */
+    int64_t wbegin;
     work *wk;
 } p1;
+
+/* Whether record x has stall 0 and the VALU category (see wave1): on a
+ * little-endian target both are read as one 8-byte word, stall then
+ * category then padding, the padding shifted out. */
+_Static_assert(sizeof(((kr_inst *)0)->stall) == 4 && sizeof(((kr_inst *)0)->cat) == 1 &&
+               offsetof(kr_inst, cat) == offsetof(kr_inst, stall) + 4 &&
+               offsetof(kr_inst, stall) + 8 <= sizeof(kr_inst), "stall and cat must be adjacent");
+static inline __attribute__((always_inline)) int valu0(const kr_inst *x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    memcpy(&w, (const char *)x + offsetof(kr_inst, stall), sizeof w);
+    return w << 24 == (uint64_t)KR_CAT_VALU << 56;
+#else
+    return x->stall == 0 && x->cat == KR_CAT_VALU;
+#endif
+}
 
 /* Pass 1. With a wave's begins in order, its pairs that start at or
  * before the end re of its open run join the run (re += length): in
@@ -611,12 +696,13 @@ typedef struct p1 {
  * between them extend the same output interval, so util() of the runs
  * equals util() of the pairs (and of any mix of runs and pairs that keeps
  * the begins in order). The open run's begin is already written at out;
- * re = INT64_MIN: no run yet. */
+ * re = INT64_MIN: no run yet (the ends of runs are >= 0, points being
+ * >= 0, so re < 0 tells it with one test). */
 #define RUN(re_, out_, b_, len_) do { \
     if ((b_) <= (re_)) { \
         (re_) += (len_); \
     } else { \
-        if ((re_) != INT64_MIN) \
+        if ((re_) >= 0) \
             ((out_)++)->e = (re_); \
         (out_)->b = (b_); \
         (re_) = (b_) + (len_); \
@@ -670,7 +756,7 @@ static int room(p1 *p, size_t left, size_t *fitp)
         p->lq[k] = s->v + used;
     }
     for (int l = 0; l < NL; l++) {
-        if (l == L_WMMA || l == L_MATRIX)    /* no tokens */
+        if (l == L_WMMA || l == L_MATRIX || l == L_NONE)   /* no tokens */
             continue;
         tlist *t = &wk->tl[l];
         size_t used = t->v ? (size_t)(p->tq[l] - t->v) : 0;
@@ -698,7 +784,6 @@ static int room(p1 *p, size_t left, size_t *fitp)
 static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_inst *end, uint64_t pb, uint64_t span)
 {
     const uint8_t *tab = p->tab;
-    const uint32_t nrows = p->nrows;
     qseg *gq = p->wk->segs + p->wk->nsegs;   /* the next segment */
     /* pb = prev_b, the previous record's clock + stall (§4.2: the
      * next clock is not before it), and span = last − prev_b, where
@@ -712,8 +797,8 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
     ival *vq = p->lq[L_VALU];
     /* Quiet records: stall 0, VALU category, no idle before them
      * (clock <= last); MROW: of a matrix row. */
-#define QUIET(x_) ((x_)->stall == 0 && (x_)->cat == KR_CAT_VALU && (x_)->time - pb <= span)
-#define MROW(x_) ((x_)->row < nrows && tab[TAB_ROWS + (size_t)(x_)->row])
+#define QUIET(x_) (valu0(x_) && (x_)->time - pb <= span)
+#define MROW(x_) (ROW_M(tab, (x_)->row) == TAB_MATRIX)
     for (;;) {                            /* r < end */
         /* Quiet VALU records (not of a matrix row), in a tight loop: the
          * first joins the open valu run (clock <= ve) or opens the next
@@ -729,21 +814,24 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
                 goto qmatrix;
             const kr_inst *r0 = r;
             if ((int64_t)r->time > ve) {       /* RUN: the next run */
-                if (ve != INT64_MIN)
+                if (ve >= 0)                   /* as in RUN */
                     (vq++)->e = ve;
                 vq->b = ve = (int64_t)r->time;
             }
+            /* QUIET(r) with pb and span of r[-1] (quiet: its clock and
+             * duration), read from it: nothing to carry from one record to
+             * the next but ve */
             for (;;) {
-                pb = r->time;
-                span = r->dur;
                 ve += r->dur;
-                if (++r == end || !QUIET(r))
+                if (++r == end || !valu0(r) || r->time - r[-1].time > r[-1].dur)
                     break;
                 if (MROW(r)) {
                     QSEG(r0, r, ve);
                     goto qmatrix;
                 }
             }
+            pb = r[-1].time;
+            span = r[-1].dur;
             QSEG(r0, r, ve);
             if (r == end)
                 break;
@@ -755,45 +843,55 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
         int64_t clock = (int64_t)x->time;
         if (clock < (int64_t)pb)       /* §4.2 broken: time[i+1] < time[i] + stall[i] */
             return 1;
-        unsigned m = row < nrows ? tab[TAB_ROWS + (size_t)row] : 0;
-        int64_t prev = (int64_t)(pb + span), b = clock + st;   /* prev: the last before this token */
+        unsigned m = ROW_M(tab, row);
+        int64_t b = clock + st;
         uint32_t cyc = du > st ? du : st, len = cyc - st;
         pb = (uint64_t)b;
         span = len;
-        /* each case with its list as a constant */
+        /* each step with its list as a constant; the steps with a row (odd)
+         * keep the token */
 #define PAIR(l_) do { \
             p->lq[l_]->b = b; \
             p->lq[l_]->e = b + len; \
             p->lq[l_]++; \
         } while (0)
-#define TOKEN(l_, m_) do { \
-            if (row < nrows) \
-                PUSH(p->tq, l_, x, m_); \
-        } while (0)
-        switch (tab[(m << 8) + x->cat]) {
-        case L_VALU:                        /* a VALU token with idle or stall */
-            RUN(ve, vq, b, (int64_t)len);
+#define TOKEN(l_, m_) PUSH(p->tq, l_, x, m_)
+        switch (tab[(m << 8) + x->cat]) {   /* the table holds G values only (< 12) */
+        case G(L_VALU, 1):                  /* a VALU token with idle or stall */
             TOKEN(L_VALU, 0);
+            /* fall through */
+        case G(L_VALU, 0):
+            RUN(ve, vq, b, (int64_t)len);
             break;
-        case L_MATRIX:
+        case G(L_MATRIX, 1):
             PAIR(L_WMMA);
             RUN(ve, vq, b, 3 * (int64_t)len / 4);
             /* unless quiet (both candidates leave out issue: nothing), the
              * same sets as VALU tokens (pass 2); its H(wmma) leaves out
-             * issue (TOK_MATRIX) */
-            if (st != 0 || prev < clock)
+             * issue (TOK_MATRIX). Quiet: no stall and no idle (last, the
+             * end of the record before or the wave's begin, >= clock; read
+             * here rather than carried, as this case is rare) */
+            if (st != 0 || (x == p->wfirst ? p->wbegin
+                                           : (int64_t)x[-1].time + (int64_t)(x[-1].dur > x[-1].stall ? x[-1].dur
+                                                                                                    : x[-1].stall)) < clock)
                 TOKEN(L_VALU, TOK_MATRIX);
             break;
-        case L_VMEM:
-            PAIR(L_VMEM);
+        case G(L_VMEM, 1):
             TOKEN(L_VMEM, 0);
+            /* fall through */
+        case G(L_VMEM, 0):
+            PAIR(L_VMEM);
             break;
-        case L_SCAL:
-            PAIR(L_SCAL);
+        case G(L_SCAL, 1):
             TOKEN(L_SCAL, 0);
+            /* fall through */
+        case G(L_SCAL, 0):
+            PAIR(L_SCAL);
             break;
-        default:
-            TOKEN(L_NONE, 0);
+        case G(L_NONE, 1):
+            TOKEN(L_SCAL, TOK_ALL);
+            break;
+        default:                            /* no list, no token */
             break;
         }
 #undef PAIR
@@ -912,6 +1010,8 @@ static int wave_pass1(p1 *p, const kr_wave *w, kr_inst *f)
         return KR_INTERNAL;
     for (int l = 0; l < NL; l++)       /* where the wave's tokens start */
         at[l] = p->tq[l] ? (size_t)(p->tq[l] - p->wk->tl[l].v) : 0;
+    p->wfirst = w->insts;
+    p->wbegin = (int64_t)w->begin;
     /* the state before the first record: prev_b "−∞", last the wave's begin */
     uint64_t pb = (uint64_t)INT64_MIN, span = (uint64_t)(int64_t)w->begin - pb;
     while (r < end) {
@@ -946,7 +1046,8 @@ static int wave_pass1(p1 *p, const kr_wave *w, kr_inst *f)
  * no stall) has an all-zero "issue = 0" candidate, so its result is
  * H(wmma) — its issue interval inside MFMA busy time — and a quiet MATRIX
  * token has nothing; every other token with a row goes to the list of its
- * type (as its record's address, see wtok), and the quiet VALU tokens are
+ * type (as its record's address, see wtok; the rest join the SALU list,
+ * which takes the same sets, see eval_scal), and the quiet VALU tokens are
  * noted as segments of consecutive records. Then, one token type at a
  * time, the sets it needs are built (util, uni), its tokens are evaluated
  * with the §8.4 table (pass 2) and what no later step reads is freed:
@@ -986,7 +1087,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
         if (reserve(&rl[k], estimate(wk, H_RAW + k, tokens) + nw))      /* and a run_end per wave */
             return KR_INTERNAL;
     for (int l = 0; l < NL; l++)
-        if (l != L_WMMA && l != L_MATRIX && reserve_tl(&tl[l], estimate(wk, H_TL + l, tokens)))
+        if (l != L_WMMA && l != L_MATRIX && l != L_NONE && reserve_tl(&tl[l], estimate(wk, H_TL + l, tokens)))
             return KR_INTERNAL;
     size_t ns = estimate(wk, H_SEGS, tokens);
     if (wk->segcap < ns) {
@@ -1030,14 +1131,14 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
             for (size_t i = 0; i < w->ninsts; i++) {
                 const kr_inst *r = &w->insts[i];
                 uint32_t row = r->row;
-                unsigned l = tab[(row < nrows ? (unsigned)tab[TAB_ROWS + (size_t)row] << 8 : 0) + r->cat];
+                unsigned l = G_LIST(tab[((unsigned)ROW_M(tab, row) << 8) + r->cat]);
                 if (l == L_MATRIX) {
                     need[L_WMMA]++;
                     need[L_VALU]++;
                 } else if (l < L_NONE) {
                     need[l]++;
                 }
-                ntok[l == L_MATRIX ? L_VALU : l] += row < nrows;
+                ntok[l == L_MATRIX ? L_VALU : l == L_NONE ? L_SCAL : l] += row < nrows;
             }
         }
         for (int k = 0; k < 4; k++)
@@ -1055,7 +1156,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
             for (size_t i = 0; i < w->ninsts; i++) {
                 const kr_inst *r = &w->insts[i];
                 uint32_t row = r->row, st = r->stall, cyc = r->dur > st ? r->dur : st;
-                unsigned l = tab[(row < nrows ? (unsigned)tab[TAB_ROWS + (size_t)row] << 8 : 0) + r->cat], k = l;
+                unsigned l = G_LIST(tab[((unsigned)ROW_M(tab, row) << 8) + r->cat]), k = l;
                 int64_t clock = (int64_t)r->time, b = clock + st;
                 int64_t len = (int64_t)(cyc - st);
                 if (k == L_MATRIX) {
@@ -1068,9 +1169,13 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
                     lp[k][ln[k]++].e = b + (l == L_MATRIX ? 3 * len / 4 : len);
                 }
                 if (row < nrows) {   /* a MATRIX token's H(wmma) leaves out issue */
-                    PUSH(tq, k, r, l == L_MATRIX ? TOK_MATRIX : 0);
+                    if (k == L_NONE)
+                        PUSH(tq, L_SCAL, r, TOK_ALL);
+                    else
+                        PUSH(tq, k, r, l == L_MATRIX ? TOK_MATRIX : 0);
+                    unsigned kt = k == L_NONE ? L_SCAL : k;
                     if (i == 0)
-                        first_token(tq[k] - 1, w, &wk->firsts[2 * (o - lo)]);
+                        first_token(tq[kt] - 1, w, &wk->firsts[2 * (o - lo)]);
                 }
             }
         }
@@ -1144,11 +1249,9 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     /* SALU, SMEM tokens: H(scal), H(vector) */
     if (UTIL(RAW_SCAL))
         return KR_INTERNAL;
-    eval_own(tl[L_SCAL].v, tq[L_SCAL], &sets[SCAL], &sets[VECTOR], raw);
+    /* and the rest: H(all), all = vector ∪ scal not built */
+    eval_scal(tl[L_SCAL].v, tq[L_SCAL], &sets[SCAL], &sets[VECTOR], raw);
     drop_tl(&tl[L_SCAL]);
-    /* the rest: H(all), all = vector ∪ scal not built */
-    eval_all(tl[L_NONE].v, tq[L_NONE], &sets[VECTOR], &sets[SCAL], raw);
-    drop_tl(&tl[L_NONE]);
     drop_set(&sets[VECTOR]);
     drop_set(&sets[SCAL]);
 #undef UTIL
@@ -1208,19 +1311,22 @@ an_hidden_acc *an_hidden_acc_new(const kr_capture *c)
     if (!a)
         return NULL;
     a->nrows = c->nrows;
-    a->tab = calloc(TAB_ROWS + nr, 1);
+    a->tab = calloc(TAB_ROWS + 1 + nr, 1);
     a->raw = calloc(3 * nr, sizeof *a->raw);
     if (!a->tab || !a->raw) {
         an_hidden_acc_free(a);
         return NULL;
     }
     for (size_t r = 0; r < c->nrows; r++)
-        a->tab[TAB_ROWS + r] = !c->rows[r].is_label && matrix_text(c->rows[r].isa);
-    memset(a->tab, L_NONE, 256);
-    memset(a->tab + 256, L_MATRIX, 256);
-    a->tab[KR_CAT_VALU] = L_VALU;
-    a->tab[KR_CAT_LDS] = a->tab[KR_CAT_VMEM] = a->tab[KR_CAT_FLAT] = L_VMEM;
-    a->tab[KR_CAT_SALU] = a->tab[KR_CAT_SMEM] = L_SCAL;
+        ROWM(a->tab)[r] = !c->rows[r].is_label && matrix_text(c->rows[r].isa) ? TAB_MATRIX : 1;
+    for (int m = 0; m < 2; m++) {         /* no row, an ordinary row */
+        uint8_t *t = a->tab + 256 * m;
+        memset(t, G(L_NONE, m), 256);
+        t[KR_CAT_VALU] = G(L_VALU, m);
+        t[KR_CAT_LDS] = t[KR_CAT_VMEM] = t[KR_CAT_FLAT] = G(L_VMEM, m);
+        t[KR_CAT_SALU] = t[KR_CAT_SMEM] = G(L_SCAL, m);
+    }
+    memset(a->tab + 256 * TAB_MATRIX, G(L_MATRIX, 1), 256);
     return a;
 }
 
