@@ -3,11 +3,12 @@
  * The workers are started by the first parallel call and kept: a job is
  * posted to each worker's slot; the worker takes tasks from the job's
  * shared counter, clears its slot and reports back through `active`.
- * Between jobs a worker spins (with a pause; every SPIN_CHECK rounds it
- * yields the CPU and reads the clock) for SPIN_NS before it sleeps on the
- * condition variable: a command runs its parallel phases microseconds
- * apart, and waking a sleeping thread (worse, a halted virtual CPU) can
- * take a millisecond, longer than a whole phase. A call made while a job
+ * Between jobs a worker spins (each round yields the CPU, so a runnable
+ * thread goes first; every SPIN_CHECK rounds it reads the clock) for
+ * SPIN_NS before it sleeps on the condition variable: a command runs its
+ * parallel phases microseconds apart, and waking a sleeping thread (worse,
+ * a halted virtual CPU) can take a millisecond, longer than a whole
+ * phase. A call made while a job
  * is in flight (a task that itself calls kr_parallel_for, or a second
  * thread) starts threads of its own, as a pool-less implementation would. */
 #include "common/pool.h"
@@ -20,17 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#define CPU_RELAX() __builtin_ia32_pause()
-#elif defined(__aarch64__)
-#define CPU_RELAX() __asm__ __volatile__("yield")
-#else
-#define CPU_RELAX() ((void)0)
-#endif
-
 #define POOL_MAX 64                   /* workers kept (more threads: started per call) */
 #define SPIN_NS 3000000               /* how long an idle worker spins before it sleeps */
-#define SPIN_CHECK 256                /* spin rounds between clock checks */
+#define SPIN_CHECK 16                 /* spin rounds between clock checks */
 
 typedef struct {
     size_t n;
@@ -113,12 +106,9 @@ static kr_pool_job *await_job(int me)
             return job;
         if (atomic_load_explicit(&P.stop, memory_order_acquire))
             return NULL;
-        if (k % SPIN_CHECK == 0) {
-            if (now_ns() >= until)
-                break;
-            sched_yield();           /* a runnable thread on this CPU goes first */
-        }
-        CPU_RELAX();
+        if (k % SPIN_CHECK == 0 && now_ns() >= until)
+            break;
+        sched_yield();
     }
     pthread_mutex_lock(&P.mu);
     P.sleeping++;
@@ -204,8 +194,8 @@ void kr_parallel_for(size_t n, int threads, kr_task_fn fn, void *ctx)
     run_tasks(&job, 0);
     if (want > 0 && atomic_load_explicit(&P.active, memory_order_acquire) != 0) {
         /* the workers finish their last tasks: spin a little, then sleep */
-        for (unsigned k = 0; k < 4096 && atomic_load_explicit(&P.active, memory_order_acquire) != 0; k++)
-            CPU_RELAX();
+        for (unsigned k = 0; k < 64 && atomic_load_explicit(&P.active, memory_order_acquire) != 0; k++)
+            sched_yield();
         pthread_mutex_lock(&P.mu);
         while (atomic_load_explicit(&P.active, memory_order_acquire) != 0)
             pthread_cond_wait(&P.done, &P.mu);
