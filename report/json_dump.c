@@ -501,6 +501,38 @@ void rep_jw_null(rep_jw *w, const char *key)
         put(w, "null", 4);
 }
 
+void rep_jw_str_or_null(rep_jw *w, const char *key, const char *s)
+{
+    if (s)
+        rep_jw_str(w, key, s);
+    else
+        rep_jw_null(w, key);
+}
+
+void rep_jw_int_or_null(rep_jw *w, const char *key, int known, int64_t v)
+{
+    if (known)
+        rep_jw_int(w, key, v);
+    else
+        rep_jw_null(w, key);
+}
+
+void rep_jw_uint_or_null(rep_jw *w, const char *key, int known, uint64_t v)
+{
+    if (known)
+        rep_jw_uint(w, key, v);
+    else
+        rep_jw_null(w, key);
+}
+
+void rep_jw_real_or_null(rep_jw *w, const char *key, int known, double v)
+{
+    if (known && isfinite(v))
+        rep_jw_real(w, key, v);
+    else
+        rep_jw_null(w, key);
+}
+
 void rep_jw_bool(rep_jw *w, const char *key, int v)
 {
     if (w->tree) {

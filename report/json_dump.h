@@ -86,5 +86,10 @@ void rep_jw_str(rep_jw *w, const char *key, const char *s);
 void rep_jw_sym(rep_jw *w, const char *key, const char *s);
 void rep_jw_share(rep_jw *w, const char *key, uint64_t part, uint64_t whole);
 void rep_jw_json(rep_jw *w, const char *key, json_t *v);
+/* The value when known (a real also only when finite), else null. */
+void rep_jw_str_or_null(rep_jw *w, const char *key, const char *s);   /* known: s != NULL */
+void rep_jw_int_or_null(rep_jw *w, const char *key, int known, int64_t v);
+void rep_jw_uint_or_null(rep_jw *w, const char *key, int known, uint64_t v);
+void rep_jw_real_or_null(rep_jw *w, const char *key, int known, double v);
 
 #endif

@@ -317,13 +317,10 @@ void rep_md_occupancy(rep_doc *d, const an_occupancy *const *r, const char *cons
 
 /* ---- analysis.json ---- */
 
-/* json_integer of v, null when negative (unknown) */
+/* v, null when negative (unknown) */
 static void i64n(rep_jw *w, const char *key, int64_t v)
 {
-    if (v < 0)
-        rep_jw_null(w, key);
-    else
-        rep_jw_int(w, key, v);
+    rep_jw_int_or_null(w, key, v >= 0, v);
 }
 
 static void kernel_json(rep_jw *w, const an_occ_kernel *k)

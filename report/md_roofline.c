@@ -222,38 +222,21 @@ void rep_md_roofline(rep_doc *d, const an_analysis *const *a, const char *const 
 static json_t *jnum(uint8_t has, double v) { return has && isfinite(v) ? json_real(v) : json_null(); }
 static json_t *jstr(const char *s) { return s ? rep_jstr(s) : json_null(); }
 
-/* jnum and jstr, written to w */
-static void wnum(rep_jw *w, const char *key, uint8_t has, double v)
-{
-    if (has && isfinite(v))
-        rep_jw_real(w, key, v);
-    else
-        rep_jw_null(w, key);
-}
-
-static void wstr(rep_jw *w, const char *key, const char *s)
-{
-    if (s)
-        rep_jw_str(w, key, s);
-    else
-        rep_jw_null(w, key);
-}
-
 void rep_jw_roofline(rep_jw *w, const char *key, const an_roofline *r)
 {
     rep_jw_obj(w, key);
-    wstr(w, "device", r->device);
-    wstr(w, "device_note", r->device_note);
-    wstr(w, "kernel", r->kernel);
-    wnum(w, "flops", r->has_flops, r->flops);
-    wstr(w, "flops_source", r->flops_source);
-    wnum(w, "bytes", r->has_bytes, r->bytes);
-    wstr(w, "bytes_source", r->bytes_source);
+    rep_jw_str_or_null(w, "device", r->device);
+    rep_jw_str_or_null(w, "device_note", r->device_note);
+    rep_jw_str_or_null(w, "kernel", r->kernel);
+    rep_jw_real_or_null(w, "flops", r->has_flops, r->flops);
+    rep_jw_str_or_null(w, "flops_source", r->flops_source);
+    rep_jw_real_or_null(w, "bytes", r->has_bytes, r->bytes);
+    rep_jw_str_or_null(w, "bytes_source", r->bytes_source);
     if (r->has_time)
         rep_jw_uint(w, "time_ns", r->time_ns);
     else
         rep_jw_null(w, "time_ns");
-    wstr(w, "time_source", r->time_source);
+    rep_jw_str_or_null(w, "time_source", r->time_source);
     if (r->has_time && r->time_dispatches)
         rep_jw_uint(w, "time_dispatches", r->time_dispatches);
     else
@@ -263,20 +246,20 @@ void rep_jw_roofline(rep_jw *w, const char *key, const an_roofline *r)
         rep_jw_str(w, "ceiling", an_ceiling_id(r->unit, r->dtype));
     else
         rep_jw_null(w, "ceiling");
-    wstr(w, "ceiling_source", r->ceiling_source);
-    wnum(w, "achieved_flops_per_s", r->has_achieved_flops, r->achieved_flops_s);
-    wnum(w, "achieved_bytes_per_s", r->has_achieved_bytes, r->achieved_bytes_s);
-    wnum(w, "intensity", r->has_intensity, r->intensity);
-    wnum(w, "peak_flops_per_s", r->has_peak_flops, r->peak_flops_s);
-    wnum(w, "peak_bytes_per_s", r->has_peak_bytes, r->peak_bytes_s);
-    wnum(w, "ridge", r->has_ridge, r->ridge);
+    rep_jw_str_or_null(w, "ceiling_source", r->ceiling_source);
+    rep_jw_real_or_null(w, "achieved_flops_per_s", r->has_achieved_flops, r->achieved_flops_s);
+    rep_jw_real_or_null(w, "achieved_bytes_per_s", r->has_achieved_bytes, r->achieved_bytes_s);
+    rep_jw_real_or_null(w, "intensity", r->has_intensity, r->intensity);
+    rep_jw_real_or_null(w, "peak_flops_per_s", r->has_peak_flops, r->peak_flops_s);
+    rep_jw_real_or_null(w, "peak_bytes_per_s", r->has_peak_bytes, r->peak_bytes_s);
+    rep_jw_real_or_null(w, "ridge", r->has_ridge, r->ridge);
     if (r->bound == AN_BOUND_UNKNOWN)
         rep_jw_null(w, "bound");
     else
         rep_jw_str(w, "bound", an_roof_bound_id(r->bound));
-    wnum(w, "margin", r->bound != AN_BOUND_UNKNOWN, r->margin);
-    wnum(w, "pct_peak_flops", r->has_pct_flops, r->pct_flops);
-    wnum(w, "pct_peak_bytes", r->has_pct_bytes, r->pct_bytes);
+    rep_jw_real_or_null(w, "margin", r->bound != AN_BOUND_UNKNOWN, r->margin);
+    rep_jw_real_or_null(w, "pct_peak_flops", r->has_pct_flops, r->pct_flops);
+    rep_jw_real_or_null(w, "pct_peak_bytes", r->has_pct_bytes, r->pct_bytes);
     if (r->has_target)
         rep_jw_json(w, "target", json_pack("{s:s, s:f, s:I, s:f, s:b}", "ceiling",
                                            an_roof_bound_id(r->target_ceiling), "fraction", r->target_pct,
@@ -290,12 +273,12 @@ void rep_jw_roofline(rep_jw *w, const char *key, const an_roofline *r)
         rep_jw_obj(w, NULL);
         rep_jw_str(w, "ceiling", an_ceiling_id(c->unit, c->dtype));
         rep_jw_real(w, "peak_flops_per_s", c->peak_flops);
-        wnum(w, "pct", c->has_pct, c->pct);
-        wstr(w, "source", r->hw->peak_source[c->unit][c->dtype]);
+        rep_jw_real_or_null(w, "pct", c->has_pct, c->pct);
+        rep_jw_str_or_null(w, "source", r->hw->peak_source[c->unit][c->dtype]);
         rep_jw_end(w);
     }
     rep_jw_end(w);
-    wstr(w, "hbm_source", r->has_peak_bytes ? r->hw->hbm_source : NULL);
+    rep_jw_str_or_null(w, "hbm_source", r->has_peak_bytes ? r->hw->hbm_source : NULL);
     rep_jw_end(w);
 }
 
@@ -311,7 +294,7 @@ void rep_jw_counters(rep_jw *w, const char *key, const an_counters *k)
 {
     rep_jw_obj(w, key);
     rep_jw_bool(w, "present", k->present);
-    wstr(w, "match", k->match);
+    rep_jw_str_or_null(w, "match", k->match);
     rep_jw_uint(w, "rows", k->nrows);
     rep_jw_uint(w, "dispatches", k->ndispatches);
     rep_jw_obj(w, "flops");
@@ -320,22 +303,22 @@ void rep_jw_counters(rep_jw *w, const char *key, const an_counters *k)
             if (k->has_flops[u][dt])
                 rep_jw_real(w, an_ceiling_id((an_unit)u, (an_dtype)dt), k->flops[u][dt]);
     rep_jw_end(w);
-    wnum(w, "flops_total", k->has_flops_total, k->flops_total);
-    wnum(w, "hbm_read_bytes", k->has_read, k->read_bytes);
-    wnum(w, "hbm_write_bytes", k->has_write, k->write_bytes);
-    wstr(w, "read_formula", k->read_formula);
-    wstr(w, "write_formula", k->write_formula);
-    wnum(w, "l2_hit_rate", k->has_l2, k->l2_hit_rate);
-    wnum(w, "lds_bank_conflict_rate", k->has_lds, k->lds_conflict_rate);
-    wnum(w, "waves", k->has_waves, k->waves);
-    wnum(w, "busy_cycles", k->has_busy, k->busy_cycles);
-    wnum(w, "valu_insts", k->has_valu_insts, k->valu_insts);
-    wnum(w, "mfma_insts", k->has_mfma_insts, k->mfma_insts);
+    rep_jw_real_or_null(w, "flops_total", k->has_flops_total, k->flops_total);
+    rep_jw_real_or_null(w, "hbm_read_bytes", k->has_read, k->read_bytes);
+    rep_jw_real_or_null(w, "hbm_write_bytes", k->has_write, k->write_bytes);
+    rep_jw_str_or_null(w, "read_formula", k->read_formula);
+    rep_jw_str_or_null(w, "write_formula", k->write_formula);
+    rep_jw_real_or_null(w, "l2_hit_rate", k->has_l2, k->l2_hit_rate);
+    rep_jw_real_or_null(w, "lds_bank_conflict_rate", k->has_lds, k->lds_conflict_rate);
+    rep_jw_real_or_null(w, "waves", k->has_waves, k->waves);
+    rep_jw_real_or_null(w, "busy_cycles", k->has_busy, k->busy_cycles);
+    rep_jw_real_or_null(w, "valu_insts", k->has_valu_insts, k->valu_insts);
+    rep_jw_real_or_null(w, "mfma_insts", k->has_mfma_insts, k->mfma_insts);
     if (k->duration_ns)
         rep_jw_uint(w, "duration_ns", k->duration_ns);
     else
         rep_jw_null(w, "duration_ns");
-    wstr(w, "duration_source", k->duration_source);
+    rep_jw_str_or_null(w, "duration_source", k->duration_source);
     rep_jw_end(w);
 }
 
@@ -347,32 +330,23 @@ json_t *rep_json_counters(const an_counters *k)
     return rep_jw_tree_end(&w);
 }
 
-/* json_integer of v when positive, null otherwise */
-static void positive(rep_jw *w, const char *key, int64_t v)
-{
-    if (v > 0)
-        rep_jw_int(w, key, v);
-    else
-        rep_jw_null(w, key);
-}
-
 void rep_jw_saturation(rep_jw *w, const char *key, const an_saturation *s)
 {
     rep_jw_obj(w, key);
-    positive(w, "workgroups", s->workgroups);
-    positive(w, "wg_size", s->wg_size);
+    rep_jw_int_or_null(w, "workgroups", s->workgroups > 0, s->workgroups);
+    rep_jw_int_or_null(w, "wg_size", s->wg_size > 0, s->wg_size);
     if (s->waves_per_wg)
         rep_jw_uint(w, "waves_per_wg", s->waves_per_wg);
     else
         rep_jw_null(w, "waves_per_wg");
-    positive(w, "cu_count", s->cu_count);
-    wstr(w, "cu_source", s->cu_source);
-    wnum(w, "wg_per_cu", s->known, s->wg_per_cu);
-    wnum(w, "grid_waves_per_simd", s->known, s->grid_waves_per_simd);
-    positive(w, "wg_per_cu_limit", s->wg_per_cu_limit);
-    positive(w, "slots", s->slots);
-    positive(w, "rounds", s->rounds);
-    wnum(w, "tail_fraction", s->rounds > 0, s->tail_fraction);
+    rep_jw_int_or_null(w, "cu_count", s->cu_count > 0, s->cu_count);
+    rep_jw_str_or_null(w, "cu_source", s->cu_source);
+    rep_jw_real_or_null(w, "wg_per_cu", s->known, s->wg_per_cu);
+    rep_jw_real_or_null(w, "grid_waves_per_simd", s->known, s->grid_waves_per_simd);
+    rep_jw_int_or_null(w, "wg_per_cu_limit", s->wg_per_cu_limit > 0, s->wg_per_cu_limit);
+    rep_jw_int_or_null(w, "slots", s->slots > 0, s->slots);
+    rep_jw_int_or_null(w, "rounds", s->rounds > 0, s->rounds);
+    rep_jw_real_or_null(w, "tail_fraction", s->rounds > 0, s->tail_fraction);
     rep_jw_str(w, "verdict", s->verdict);
     rep_jw_end(w);
 }

@@ -227,15 +227,6 @@ static void row_keys(rep_jw *w, const kr_code_row *rows, uint32_t row)
         rep_jw_null(w, "source");
 }
 
-/* value when known, null otherwise */
-static void uint_or_null(rep_jw *w, const char *key, int known, uint64_t v)
-{
-    if (known)
-        rep_jw_uint(w, key, v);
-    else
-        rep_jw_null(w, key);
-}
-
 void rep_jw_waits(rep_jw *j, const char *key, const an_waits *w)
 {
     rep_jw_obj(j, key);
@@ -266,8 +257,8 @@ void rep_jw_waits(rep_jw *j, const char *key, const an_waits *w)
         rep_jw_dist(j, "distance_cycles", &x->dist_cycles);
         rep_jw_dist(j, "exposed_latency", &x->exposed);
         rep_jw_dist(j, "observed_latency", &x->observed);
-        uint_or_null(j, "issue_earlier_cycles", x->linked != 0, x->earlier_cycles);
-        uint_or_null(j, "independent_instructions", x->has_extra != 0, x->extra_insts);
+        rep_jw_uint_or_null(j, "issue_earlier_cycles", x->linked != 0, x->earlier_cycles);
+        rep_jw_uint_or_null(j, "independent_instructions", x->has_extra != 0, x->extra_insts);
         rep_jw_arr(j, "producers");
         for (size_t k = 0; k < x->nproducers; k++) {
             const an_wait_producer *p = &x->producers[k];
@@ -279,8 +270,8 @@ void rep_jw_waits(rep_jw *j, const char *key, const an_waits *w)
             rep_jw_uint(j, "links", p->links);
             rep_jw_uint(j, "critical", p->critical);
             rep_jw_uint(j, "attributed_stall", p->stall);
-            uint_or_null(j, "distance_instructions_p50", p->dist_insts.n != 0, p->dist_insts.p50);
-            uint_or_null(j, "distance_cycles_p50", p->dist_cycles.n != 0, p->dist_cycles.p50);
+            rep_jw_uint_or_null(j, "distance_instructions_p50", p->dist_insts.n != 0, p->dist_insts.p50);
+            rep_jw_uint_or_null(j, "distance_cycles_p50", p->dist_cycles.n != 0, p->dist_cycles.p50);
             rep_jw_end(j);
         }
         rep_jw_end(j);
@@ -302,7 +293,7 @@ void rep_jw_waits(rep_jw *j, const char *key, const an_waits *w)
         rep_jw_uint(j, "top_wait_row", p->top_wait);
         rep_jw_uint(j, "top_wait_vaddr", w->rows[p->top_wait].vaddr);
         rep_jw_dist(j, "exposed_latency", &p->exposed);
-        uint_or_null(j, "distance_cycles_p50", p->dist_cycles.n != 0, p->dist_cycles.p50);
+        rep_jw_uint_or_null(j, "distance_cycles_p50", p->dist_cycles.n != 0, p->dist_cycles.p50);
         rep_jw_end(j);
     }
     rep_jw_end(j);

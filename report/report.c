@@ -279,30 +279,6 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
 
 /* ---- analysis.json ---- */
 
-static void str_or_null(rep_jw *w, const char *key, const char *s)
-{
-    if (s)
-        rep_jw_str(w, key, s);
-    else
-        rep_jw_null(w, key);
-}
-
-static void uint_or_null(rep_jw *w, const char *key, int known, uint64_t v)
-{
-    if (known)
-        rep_jw_uint(w, key, v);
-    else
-        rep_jw_null(w, key);
-}
-
-static void int_or_null(rep_jw *w, const char *key, int known, int64_t v)
-{
-    if (known)
-        rep_jw_int(w, key, v);
-    else
-        rep_jw_null(w, key);
-}
-
 /* The "occupancy" summary object of one capture. */
 static void occupancy_summary(rep_jw *w, const an_occupancy *o)
 {
@@ -313,18 +289,18 @@ static void occupancy_summary(rep_jw *w, const an_occupancy *o)
         rep_jw_sym(w, "source", an_occ_source_id(k->source));
     else
         rep_jw_null(w, "source");
-    int_or_null(w, "vgpr_reported", k && k->reported_arch_vgpr >= 0, k ? k->reported_arch_vgpr : 0);
-    uint_or_null(w, "vgpr_total", k != NULL, k ? k->v_total : 0);
-    uint_or_null(w, "vgpr_isa_mark", k != NULL, k ? k->isa_v : 0);
+    rep_jw_int_or_null(w, "vgpr_reported", k && k->reported_arch_vgpr >= 0, k ? k->reported_arch_vgpr : 0);
+    rep_jw_uint_or_null(w, "vgpr_total", k != NULL, k ? k->v_total : 0);
+    rep_jw_uint_or_null(w, "vgpr_isa_mark", k != NULL, k ? k->isa_v : 0);
     if (k)
         rep_jw_bool(w, "vgpr_under_report", k->under_report);
     else
         rep_jw_null(w, "vgpr_under_report");
-    int_or_null(w, "agpr", k && k->reported_accum_vgpr >= 0, k ? k->reported_accum_vgpr : 0);
-    int_or_null(w, "sgpr", k && k->reported_sgpr >= 0, k ? k->reported_sgpr : 0);
-    int_or_null(w, "lds_bytes", k && k->lds_bytes >= 0, k ? k->lds_bytes : 0);
-    int_or_null(w, "wg_size", k && k->wg_size >= 0, k ? k->wg_size : 0);
-    uint_or_null(w, "waves_per_simd", model, model ? k->waves_per_simd : 0);
+    rep_jw_int_or_null(w, "agpr", k && k->reported_accum_vgpr >= 0, k ? k->reported_accum_vgpr : 0);
+    rep_jw_int_or_null(w, "sgpr", k && k->reported_sgpr >= 0, k ? k->reported_sgpr : 0);
+    rep_jw_int_or_null(w, "lds_bytes", k && k->lds_bytes >= 0, k ? k->lds_bytes : 0);
+    rep_jw_int_or_null(w, "wg_size", k && k->wg_size >= 0, k ? k->wg_size : 0);
+    rep_jw_uint_or_null(w, "waves_per_simd", model, model ? k->waves_per_simd : 0);
     if (model) {
         rep_jw_arr(w, "limiter");
         for (int l = 0; l < AN_LIM_COUNT; l++)
@@ -351,7 +327,7 @@ static void occupancy_summary(rep_jw *w, const an_occupancy *o)
         rep_jw_null(w, "achieved_max_waves_per_simd");
         rep_jw_null(w, "achieved_mean_waves_per_simd");
     }
-    str_or_null(w, "verdict", o->verdict);
+    rep_jw_str_or_null(w, "verdict", o->verdict);
     rep_jw_end(w);
 }
 
@@ -383,23 +359,23 @@ static void capture_json(rep_jw *w, const an_analysis *x, const char *label)
     facts f;
     facts_of(c, &f);
     const an_occupancy *o = &x->occupancy;
-    str_or_null(w, "kernel", f.kernel);
-    str_or_null(w, "target", o->target);
-    str_or_null(w, "target_source", o->target_source);
+    rep_jw_str_or_null(w, "kernel", f.kernel);
+    rep_jw_str_or_null(w, "target", o->target);
+    rep_jw_str_or_null(w, "target_source", o->target_source);
     rep_jw_int(w, "gfxip", c->gfxip);
 
     rep_jw_obj(w, "capture");
     rep_jw_str(w, "label", label);
     rep_jw_str(w, "folder", c->folder);
-    uint_or_null(w, "agent_handle", c->name_matched, c->agent_handle);
-    uint_or_null(w, "dispatch_id", c->name_matched, c->dispatch_id);
+    rep_jw_uint_or_null(w, "agent_handle", c->name_matched, c->agent_handle);
+    rep_jw_uint_or_null(w, "dispatch_id", c->name_matched, c->dispatch_id);
     rep_jw_uint(w, "waves", c->nwaves);
     rep_jw_arr(w, "shader_engines");
     for (size_t s = 0; s < f.nses; s++)
         rep_jw_uint(w, NULL, f.ses[s]);
     rep_jw_end(w);
     rep_jw_uint(w, "span_cycles_raw", f.span_raw);
-    uint_or_null(w, "span_cycles_aligned", f.aligned, f.span_aligned);
+    rep_jw_uint_or_null(w, "span_cycles_aligned", f.aligned, f.span_aligned);
     if (f.clock_mhz > 0) {
         rep_jw_real(w, "clock_mhz", f.clock_mhz);
         rep_jw_real(w, "span_us", (double)(f.aligned ? f.span_aligned : f.span_raw) / f.clock_mhz);
@@ -470,7 +446,7 @@ int rep_analysis_json(const an_analysis *const *a, const char *const *labels, si
     rep_jw_str(w, "schema", "kreport.analysis");
     rep_jw_int(w, "schema_version", 1);
     rep_jw_str(w, "kreport_version", KREPORT_VERSION);
-    str_or_null(w, "input", meta ? meta->input : NULL);
+    rep_jw_str_or_null(w, "input", meta ? meta->input : NULL);
     if (meta && meta->example) {
         rep_jw_str(w, "example", meta->example);
         rep_jw_arr(w, "captures");
