@@ -63,6 +63,9 @@ static int fail(const kr_err *err)
  * own buffer, and the bytes never depend on thread timing. */
 enum { R_HTML, R_JSON, R_MD, R_HOT, R_SRC, R_COUNT };
 
+/* The outputs as tasks: report.html's parts first (its page and each
+ * chart, rep_html_parts; the page and the largest charts are the longest
+ * tasks), then the others from R_JSON on. */
 typedef struct render_job {
     const an_analysis *const *res;
     const char *const *labels;
@@ -71,16 +74,22 @@ typedef struct render_job {
     int want[R_COUNT];
     kr_buf *out[R_COUNT];
     int rc[R_COUNT];
+    rep_html_parts *parts;           /* report.html wanted; else NULL */
+    size_t nparts;
 } render_job;
 
-static void render_task(void *ctx, size_t i, int worker)
+static void render_task(void *ctx, size_t t, int worker)
 {
     (void)worker;
     render_job *j = ctx;
+    if (t < j->nparts) {
+        (void)rep_html_parts_run(j->parts, t);   /* its result is read by rep_html_parts_join */
+        return;
+    }
+    size_t i = t - j->nparts + R_JSON;
     if (!j->want[i])
         return;
     switch (i) {
-    case R_HTML: j->rc[i] = rep_analysis_html(j->res, j->labels, j->n, j->meta, j->out[i]); break;
     case R_JSON: j->rc[i] = rep_analysis_json(j->res, j->labels, j->n, j->meta, j->out[i]); break;
     case R_MD: j->rc[i] = rep_analysis_markdown(j->res, j->labels, j->n, j->meta, j->out[i]); break;
     case R_HOT: j->rc[i] = rep_hotspots_csv(j->res, j->labels, j->n, j->out[i]); break;
@@ -255,8 +264,20 @@ int cmd_analyze(int argc, char **argv)
     rep_meta meta = { kr_path_base(input), ex ? ex->name : NULL, rerun };
     render_job rj = { resp, (const char *const *)labels, ncap, &meta,
                       { want_html, want_json, want_md, want_csv, want_csv },
-                      { &html, &js, &md, &hot, &src }, {0} };
-    kr_parallel_for(R_COUNT, ao.threads, render_task, &rj);
+                      { &html, &js, &md, &hot, &src }, {0}, NULL, 0 };
+    if (want_html) {
+        if (!(rj.parts = rep_html_parts_new(resp, (const char *const *)labels, ncap, &meta))) {
+            fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
+            rc = KR_INTERNAL;
+            goto done;
+        }
+        rj.nparts = rep_html_parts_count(rj.parts);
+    }
+    kr_parallel_for(rj.nparts + R_COUNT - R_JSON, ao.threads, render_task, &rj);
+    if (want_html) {
+        rj.rc[R_HTML] = rep_html_parts_join(rj.parts, &html);
+        rep_html_parts_free(rj.parts);
+    }
     if (rj.rc[R_HTML] || rj.rc[R_JSON] || rj.rc[R_MD] || rj.rc[R_HOT] || rj.rc[R_SRC]) {
         fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
         rc = KR_INTERNAL;

@@ -109,6 +109,27 @@ static void emit_figure(kr_buf *out, const rep_html_figure *f)
     kr_buf_puts(out, "</figure>\n");
 }
 
+/* Where the page's figures go: written out at once (at == NULL), or only
+ * their places noted (the offset in the page and the figure, in page
+ * order), for a page laid out before its figures are drawn (see
+ * rep_html_parts). */
+typedef struct fig_sink {
+    kr_buf *out;
+    const rep_html_figure *figs;
+    size_t *at, *which;              /* room for nfigs places */
+    size_t n;
+} fig_sink;
+
+static void place_figure(fig_sink *s, size_t f)
+{
+    if (!s->at) {
+        emit_figure(s->out, &s->figs[f]);
+        return;
+    }
+    s->at[s->n] = s->out->len;
+    s->which[s->n++] = f;
+}
+
 static void emit_node(kr_buf *out, cmark_node *n, cmark_llist *ext, const char *h2_id)
 {
     char *html = CM.cmark_render_html(n, CMARK_OPT_DEFAULT, ext);
@@ -127,8 +148,11 @@ static void emit_node(kr_buf *out, cmark_node *n, cmark_llist *ext, const char *
     CM.cmark_get_default_mem_allocator()->free(html);
 }
 
-int rep_html_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
-                  kr_buf *out)
+/* The page into out with its figures as sink says (rep_html_page: at
+ * once; rep_html_parts: their places). Only the figures' sections are
+ * read when they are not written. */
+static int page_layout(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
+                       kr_buf *out, fig_sink *sink)
 {
     if (rep_cmark_api(NULL))
         return KR_INTERNAL;
@@ -225,7 +249,7 @@ int rep_html_page(const char *title, const char *markdown, const rep_html_figure
         if (pending && (is_h2 || t != CMARK_NODE_PARAGRAPH)) {
             for (size_t f = 0; f < nfigs; f++)
                 if (!placed[f] && strcmp(figs[f].section, h2[cur].text) == 0) {
-                    emit_figure(out, &figs[f]);
+                    place_figure(sink, f);
                     placed[f] = 1;
                 }
             pending = 0;
@@ -255,14 +279,14 @@ int rep_html_page(const char *title, const char *markdown, const rep_html_figure
     if (pending && cur != SIZE_MAX)
         for (size_t f = 0; f < nfigs; f++)
             if (!placed[f] && strcmp(figs[f].section, h2[cur].text) == 0) {
-                emit_figure(out, &figs[f]);
+                place_figure(sink, f);
                 placed[f] = 1;
             }
     if (nloose) {
         kr_buf_puts(out, "<h2 id=\"charts\">Charts</h2>\n");
         for (size_t f = 0; f < nfigs; f++)
             if (placed[f] == 2)
-                emit_figure(out, &figs[f]);
+                place_figure(sink, f);
     }
     kr_buf_puts(out, "<footer>Made by kreport " KREPORT_VERSION " from the same Markdown document as its .md "
                      "counterpart, rendered with cmark-gfm; charts are inline SVG. The page loads nothing "
@@ -282,77 +306,191 @@ done:
     return rc;
 }
 
+int rep_html_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
+                  kr_buf *out)
+{
+    fig_sink sink = {out, figs, NULL, NULL, 0};
+    return page_layout(title, markdown, figs, nfigs, out, &sink);
+}
+
 /* ---- report.html ---- */
 
-typedef struct figs {
-    rep_html_figure *f;
-    kr_buf *svg;
-    size_t n, cap;
-} figs;
+/* The charts of report.html, in the order the page lists them: the kind
+ * and the capture (or all of them) each one draws. */
+typedef enum {
+    FIG_STATE_BARS, FIG_STATE_TIME, FIG_STALLS, FIG_OCCUPANCY, FIG_ROOFLINE, FIG_HOTSPOTS, FIG_SOURCE_HEAT
+} fig_kind;
 
-static kr_buf *fig_add(figs *fs, const char *section)
+struct rep_html_parts {
+    const an_analysis *const *a;
+    const char *const *labels;
+    size_t n;
+    const rep_meta *meta;
+    size_t nfigs;
+    fig_kind *kind;
+    size_t *cap;                     /* the capture a figure draws (not read for FIG_STALLS) */
+    rep_html_figure *figs;           /* sections, then the SVG text once drawn */
+    kr_buf *svg;
+    int *rc;                         /* per part: 0 the page, 1 + f figure f */
+    kr_buf page;                     /* the page without its figures */
+    size_t *at, *which;              /* where they go (fig_sink) */
+    size_t nplaced;
+};
+
+static const char *fig_section(fig_kind k)
 {
-    if (fs->n == fs->cap) {
-        size_t cap = fs->cap ? fs->cap * 2 : 16;
-        rep_html_figure *f = realloc(fs->f, cap * sizeof *f);
-        if (!f)
-            return NULL;
-        fs->f = f;
-        kr_buf *s = realloc(fs->svg, cap * sizeof *s);
-        if (!s)
-            return NULL;
-        fs->svg = s;
-        fs->cap = cap;
+    switch (k) {
+    case FIG_STATE_BARS:
+    case FIG_STATE_TIME: return "Wave states";
+    case FIG_STALLS: return "Stalls";
+    case FIG_OCCUPANCY: return "Occupancy";
+    case FIG_ROOFLINE: return "Speed of light";
+    case FIG_HOTSPOTS: return "Hotspots";
+    default: return "Source lines";
     }
-    memset(&fs->f[fs->n], 0, sizeof fs->f[fs->n]);
-    fs->f[fs->n].section = section;
-    kr_buf_init(&fs->svg[fs->n]);
-    return &fs->svg[fs->n++];
+}
+
+rep_html_parts *rep_html_parts_new(const an_analysis *const *a, const char *const *labels, size_t n,
+                                   const rep_meta *meta)
+{
+    rep_html_parts *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->a = a;
+    p->labels = labels;
+    p->n = n;
+    p->meta = meta;
+    size_t most = 6 * n + 1;         /* two wave-state charts and four more per capture, one of stalls */
+    p->kind = calloc(most, sizeof *p->kind);
+    p->cap = calloc(most, sizeof *p->cap);
+    p->figs = calloc(most, sizeof *p->figs);
+    p->svg = calloc(most, sizeof *p->svg);
+    p->rc = calloc(most + 1, sizeof *p->rc);
+    p->at = calloc(most, sizeof *p->at);
+    p->which = calloc(most, sizeof *p->which);
+    kr_buf_init(&p->page);
+    if (!p->kind || !p->cap || !p->figs || !p->svg || !p->rc || !p->at || !p->which) {
+        rep_html_parts_free(p);
+        return NULL;
+    }
+#define FIG(k_, i_) (p->kind[p->nfigs] = (k_), p->cap[p->nfigs] = (i_), p->nfigs++)
+    for (size_t i = 0; i < n; i++) {
+        FIG(FIG_STATE_BARS, i);
+        FIG(FIG_STATE_TIME, i);
+    }
+    if (n)
+        FIG(FIG_STALLS, 0);
+    for (size_t i = 0; i < n; i++)
+        FIG(FIG_OCCUPANCY, i);
+    for (size_t i = 0; i < n; i++)
+        FIG(FIG_ROOFLINE, i);
+    for (size_t i = 0; i < n; i++)
+        FIG(FIG_HOTSPOTS, i);
+    for (size_t i = 0; i < n; i++)
+        FIG(FIG_SOURCE_HEAT, i);
+#undef FIG
+    for (size_t f = 0; f < p->nfigs; f++) {
+        p->figs[f].section = fig_section(p->kind[f]);
+        kr_buf_init(&p->svg[f]);
+    }
+    return p;
+}
+
+size_t rep_html_parts_count(const rep_html_parts *p)
+{
+    return 1 + p->nfigs;
+}
+
+/* Figure f into its buffer. */
+static int draw(rep_html_parts *p, size_t f)
+{
+    const an_analysis *const *a = p->a;
+    size_t i = p->cap[f];
+    /* with one capture its name is in the header already */
+    const char *label = p->n > 1 ? p->labels[i] : NULL;
+    kr_buf *b = &p->svg[f];
+    switch (p->kind[f]) {
+    case FIG_STATE_BARS: return rep_chart_state_bars(&a[i]->states, label, b);
+    case FIG_STATE_TIME: return rep_chart_state_time(a[i]->cap, label, b);
+    case FIG_STALLS: {
+        const an_stalls *st[p->n];
+        for (size_t k = 0; k < p->n; k++)
+            st[k] = &a[k]->stalls;
+        return rep_chart_stall_buckets(st, p->labels, p->n, b);
+    }
+    case FIG_OCCUPANCY: return rep_chart_occupancy(a[i]->cap, label, b);
+    case FIG_ROOFLINE: return rep_chart_roofline(&a[i]->roofline, label, b);
+    case FIG_HOTSPOTS: return rep_chart_hotspots(&a[i]->hotspots, label, b);
+    default: return rep_chart_source_heat(&a[i]->sources, a[i]->cap, label, b);
+    }
+}
+
+int rep_html_parts_run(rep_html_parts *p, size_t k)
+{
+    int rc;
+    if (k == 0) {                    /* REPORT.md's Markdown, laid out with the figures' places */
+        kr_buf md;
+        kr_buf_init(&md);
+        rc = rep_analysis_markdown(p->a, p->labels, p->n, p->meta, &md);
+        fig_sink sink = {&p->page, p->figs, p->at, p->which, 0};
+        if (!rc)
+            rc = page_layout(NULL, kr_buf_cstr(&md), p->figs, p->nfigs, &p->page, &sink);
+        p->nplaced = sink.n;
+        rc = rc || md.oom ? KR_INTERNAL : 0;
+        kr_buf_free(&md);
+    } else {
+        rc = draw(p, k - 1) || p->svg[k - 1].oom ? KR_INTERNAL : 0;
+    }
+    p->rc[k] = rc;
+    return rc;
+}
+
+int rep_html_parts_join(rep_html_parts *p, kr_buf *out)
+{
+    for (size_t k = 0; k <= p->nfigs; k++)
+        if (p->rc[k])
+            return KR_INTERNAL;
+    for (size_t f = 0; f < p->nfigs; f++)
+        p->figs[f].svg = kr_buf_cstr(&p->svg[f]);
+    const char *page = p->page.data ? p->page.data : "";
+    size_t from = 0;
+    for (size_t j = 0; j < p->nplaced; j++) {
+        kr_buf_append(out, page + from, p->at[j] - from);
+        emit_figure(out, &p->figs[p->which[j]]);
+        from = p->at[j];
+    }
+    kr_buf_append(out, page + from, p->page.len - from);
+    return out->oom ? KR_INTERNAL : 0;
+}
+
+void rep_html_parts_free(rep_html_parts *p)
+{
+    if (!p)
+        return;
+    for (size_t f = 0; p->svg && f < p->nfigs; f++)
+        kr_buf_free(&p->svg[f]);
+    kr_buf_free(&p->page);
+    free(p->kind);
+    free(p->cap);
+    free(p->figs);
+    free(p->svg);
+    free(p->rc);
+    free(p->at);
+    free(p->which);
+    free(p);
 }
 
 int rep_analysis_html(const an_analysis *const *a, const char *const *labels, size_t n, const rep_meta *meta,
                       kr_buf *out)
 {
-    kr_buf md;
-    kr_buf_init(&md);
-    int rc = rep_analysis_markdown(a, labels, n, meta, &md);
-    figs fs = {0};
-    /* with one capture its name is in the header already */
-    const char *const *lab = n > 1 ? labels : NULL;
-#define LABEL(i) (lab ? lab[i] : NULL)
-    kr_buf *b;
-    for (size_t i = 0; !rc && i < n; i++) {
-        rc = (b = fig_add(&fs, "Wave states")) ? rep_chart_state_bars(&a[i]->states, LABEL(i), b) : KR_INTERNAL;
-        if (!rc)
-            rc = (b = fig_add(&fs, "Wave states")) ? rep_chart_state_time(a[i]->cap, LABEL(i), b) : KR_INTERNAL;
-    }
-    if (!rc && n) {
-        const an_stalls *st[n];
-        for (size_t i = 0; i < n; i++)
-            st[i] = &a[i]->stalls;
-        rc = (b = fig_add(&fs, "Stalls")) ? rep_chart_stall_buckets(st, labels, n, b) : KR_INTERNAL;
-    }
-    for (size_t i = 0; !rc && i < n; i++)
-        rc = (b = fig_add(&fs, "Occupancy")) ? rep_chart_occupancy(a[i]->cap, LABEL(i), b) : KR_INTERNAL;
-    for (size_t i = 0; !rc && i < n; i++)
-        rc = (b = fig_add(&fs, "Speed of light")) ? rep_chart_roofline(&a[i]->roofline, LABEL(i), b) : KR_INTERNAL;
-    for (size_t i = 0; !rc && i < n; i++)
-        rc = (b = fig_add(&fs, "Hotspots")) ? rep_chart_hotspots(&a[i]->hotspots, LABEL(i), b) : KR_INTERNAL;
-    for (size_t i = 0; !rc && i < n; i++)
-        rc = (b = fig_add(&fs, "Source lines")) ? rep_chart_source_heat(&a[i]->sources, a[i]->cap, LABEL(i), b)
-                                                 : KR_INTERNAL;
-#undef LABEL
-    for (size_t i = 0; !rc && i < fs.n; i++) {
-        fs.f[i].svg = kr_buf_cstr(&fs.svg[i]);
-        if (fs.svg[i].oom)
-            rc = KR_INTERNAL;
-    }
+    rep_html_parts *p = rep_html_parts_new(a, labels, n, meta);
+    if (!p)
+        return KR_INTERNAL;
+    int rc = 0;
+    for (size_t k = 0; k < rep_html_parts_count(p) && !rc; k++)
+        rc = rep_html_parts_run(p, k);
     if (!rc)
-        rc = rep_html_page(NULL, kr_buf_cstr(&md), fs.f, fs.n, out);
-    for (size_t i = 0; i < fs.n; i++)
-        kr_buf_free(&fs.svg[i]);
-    free(fs.f);
-    free(fs.svg);
-    kr_buf_free(&md);
+        rc = rep_html_parts_join(p, out);
+    rep_html_parts_free(p);
     return rc ? KR_INTERNAL : 0;
 }

@@ -13,7 +13,7 @@
 #define REP_XML_FUNCTIONS(X) \
     X(xmlAddChild) X(xmlBufferContent) X(xmlBufferCreate) X(xmlBufferFree) X(xmlBufferLength) \
     X(xmlDocSetRootElement) X(xmlFreeDoc) X(xmlFreeNode) X(xmlNewChild) X(xmlNewDoc) X(xmlNewNode) \
-    X(xmlNewNs) X(xmlNewProp) X(xmlNewText) X(xmlNodeDump) X(xmlSetNs)
+    X(xmlInitParser) X(xmlNewNs) X(xmlNewProp) X(xmlNewText) X(xmlNodeDump) X(xmlSetNs)
 
 typedef struct rep_xml_fns {
 #define REP_XML_FIELD(f) __typeof__(f) *f;
