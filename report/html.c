@@ -113,21 +113,24 @@ static void emit_figure(kr_buf *out, const rep_html_figure *f)
  * their places noted (the offset in the page and the figure, in page
  * order), for a page laid out before its figures are drawn (see
  * rep_html_parts). */
+typedef struct fig_place {
+    size_t at, fig;                  /* offset in the page, figure */
+} fig_place;
+
 typedef struct fig_sink {
     kr_buf *out;
     const rep_html_figure *figs;
-    size_t *at, *which;              /* room for nfigs places */
+    fig_place *places;               /* room for nfigs; NULL: written at once */
     size_t n;
 } fig_sink;
 
 static void place_figure(fig_sink *s, size_t f)
 {
-    if (!s->at) {
+    if (!s->places) {
         emit_figure(s->out, &s->figs[f]);
         return;
     }
-    s->at[s->n] = s->out->len;
-    s->which[s->n++] = f;
+    s->places[s->n++] = (fig_place){s->out->len, f};
 }
 
 static void emit_node(kr_buf *out, cmark_node *n, cmark_llist *ext, const char *h2_id)
@@ -309,7 +312,7 @@ done:
 int rep_html_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
                   kr_buf *out)
 {
-    fig_sink sink = {out, figs, NULL, NULL, 0};
+    fig_sink sink = {out, figs, NULL, 0};
     return page_layout(title, markdown, figs, nfigs, out, &sink);
 }
 
@@ -321,19 +324,24 @@ typedef enum {
     FIG_STATE_BARS, FIG_STATE_TIME, FIG_STALLS, FIG_OCCUPANCY, FIG_ROOFLINE, FIG_HOTSPOTS, FIG_SOURCE_HEAT
 } fig_kind;
 
+typedef struct part_fig {
+    fig_kind kind;
+    size_t cap;                      /* the capture it draws (not read for FIG_STALLS) */
+    kr_buf svg;
+    int rc;
+} part_fig;
+
 struct rep_html_parts {
     const an_analysis *const *a;
     const char *const *labels;
     size_t n;
     const rep_meta *meta;
     size_t nfigs;
-    fig_kind *kind;
-    size_t *cap;                     /* the capture a figure draws (not read for FIG_STALLS) */
-    rep_html_figure *figs;           /* sections, then the SVG text once drawn */
-    kr_buf *svg;
-    int *rc;                         /* per part: 0 the page, 1 + f figure f */
-    kr_buf page;                     /* the page without its figures */
-    size_t *at, *which;              /* where they go (fig_sink) */
+    part_fig *fig;                   /* part 1 + f draws fig[f] */
+    rep_html_figure *figs;           /* their sections, then their SVG text (page_layout, emit_figure) */
+    kr_buf page;                     /* part 0: the page without its figures */
+    int page_rc;
+    fig_place *places;               /* where they go (fig_sink) */
     size_t nplaced;
 };
 
@@ -361,19 +369,15 @@ rep_html_parts *rep_html_parts_new(const an_analysis *const *a, const char *cons
     p->n = n;
     p->meta = meta;
     size_t most = 6 * n + 1;         /* two wave-state charts and four more per capture, one of stalls */
-    p->kind = calloc(most, sizeof *p->kind);
-    p->cap = calloc(most, sizeof *p->cap);
+    p->fig = calloc(most, sizeof *p->fig);
     p->figs = calloc(most, sizeof *p->figs);
-    p->svg = calloc(most, sizeof *p->svg);
-    p->rc = calloc(most + 1, sizeof *p->rc);
-    p->at = calloc(most, sizeof *p->at);
-    p->which = calloc(most, sizeof *p->which);
+    p->places = calloc(most, sizeof *p->places);
     kr_buf_init(&p->page);
-    if (!p->kind || !p->cap || !p->figs || !p->svg || !p->rc || !p->at || !p->which) {
+    if (!p->fig || !p->figs || !p->places) {
         rep_html_parts_free(p);
         return NULL;
     }
-#define FIG(k_, i_) (p->kind[p->nfigs] = (k_), p->cap[p->nfigs] = (i_), p->nfigs++)
+#define FIG(k_, i_) (p->fig[p->nfigs].kind = (k_), p->fig[p->nfigs].cap = (i_), p->nfigs++)
     for (size_t i = 0; i < n; i++) {
         FIG(FIG_STATE_BARS, i);
         FIG(FIG_STATE_TIME, i);
@@ -390,8 +394,8 @@ rep_html_parts *rep_html_parts_new(const an_analysis *const *a, const char *cons
         FIG(FIG_SOURCE_HEAT, i);
 #undef FIG
     for (size_t f = 0; f < p->nfigs; f++) {
-        p->figs[f].section = fig_section(p->kind[f]);
-        kr_buf_init(&p->svg[f]);
+        p->figs[f].section = fig_section(p->fig[f].kind);
+        kr_buf_init(&p->fig[f].svg);
     }
     return p;
 }
@@ -405,11 +409,11 @@ size_t rep_html_parts_count(const rep_html_parts *p)
 static int draw(rep_html_parts *p, size_t f)
 {
     const an_analysis *const *a = p->a;
-    size_t i = p->cap[f];
+    size_t i = p->fig[f].cap;
     /* with one capture its name is in the header already */
     const char *label = p->n > 1 ? p->labels[i] : NULL;
-    kr_buf *b = &p->svg[f];
-    switch (p->kind[f]) {
+    kr_buf *b = &p->fig[f].svg;
+    switch (p->fig[f].kind) {
     case FIG_STATE_BARS: return rep_chart_state_bars(&a[i]->states, label, b);
     case FIG_STATE_TIME: return rep_chart_state_time(a[i]->cap, label, b);
     case FIG_STALLS: {
@@ -432,32 +436,34 @@ int rep_html_parts_run(rep_html_parts *p, size_t k)
         kr_buf md;
         kr_buf_init(&md);
         rc = rep_analysis_markdown(p->a, p->labels, p->n, p->meta, &md);
-        fig_sink sink = {&p->page, p->figs, p->at, p->which, 0};
+        fig_sink sink = {&p->page, p->figs, p->places, 0};
         if (!rc)
             rc = page_layout(NULL, kr_buf_cstr(&md), p->figs, p->nfigs, &p->page, &sink);
         p->nplaced = sink.n;
-        rc = rc || md.oom ? KR_INTERNAL : 0;
+        rc = p->page_rc = rc || md.oom ? KR_INTERNAL : 0;
         kr_buf_free(&md);
     } else {
-        rc = draw(p, k - 1) || p->svg[k - 1].oom ? KR_INTERNAL : 0;
+        part_fig *g = &p->fig[k - 1];
+        rc = g->rc = draw(p, k - 1) || g->svg.oom ? KR_INTERNAL : 0;
     }
-    p->rc[k] = rc;
     return rc;
 }
 
 int rep_html_parts_join(rep_html_parts *p, kr_buf *out)
 {
-    for (size_t k = 0; k <= p->nfigs; k++)
-        if (p->rc[k])
+    if (p->page_rc)
+        return KR_INTERNAL;
+    for (size_t f = 0; f < p->nfigs; f++) {
+        if (p->fig[f].rc)
             return KR_INTERNAL;
-    for (size_t f = 0; f < p->nfigs; f++)
-        p->figs[f].svg = kr_buf_cstr(&p->svg[f]);
+        p->figs[f].svg = kr_buf_cstr(&p->fig[f].svg);
+    }
     const char *page = p->page.data ? p->page.data : "";
     size_t from = 0;
     for (size_t j = 0; j < p->nplaced; j++) {
-        kr_buf_append(out, page + from, p->at[j] - from);
-        emit_figure(out, &p->figs[p->which[j]]);
-        from = p->at[j];
+        kr_buf_append(out, page + from, p->places[j].at - from);
+        emit_figure(out, &p->figs[p->places[j].fig]);
+        from = p->places[j].at;
     }
     kr_buf_append(out, page + from, p->page.len - from);
     return out->oom ? KR_INTERNAL : 0;
@@ -467,16 +473,12 @@ void rep_html_parts_free(rep_html_parts *p)
 {
     if (!p)
         return;
-    for (size_t f = 0; p->svg && f < p->nfigs; f++)
-        kr_buf_free(&p->svg[f]);
+    for (size_t f = 0; p->fig && f < p->nfigs; f++)
+        kr_buf_free(&p->fig[f].svg);
     kr_buf_free(&p->page);
-    free(p->kind);
-    free(p->cap);
+    free(p->fig);
     free(p->figs);
-    free(p->svg);
-    free(p->rc);
-    free(p->at);
-    free(p->which);
+    free(p->places);
     free(p);
 }
 
