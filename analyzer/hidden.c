@@ -503,6 +503,11 @@ typedef struct work {
     qseg *segs;                      /* pass-3 segments */
     size_t nsegs, segcap;
     size_t hint[NHINT], hint_tokens; /* the last scope's counts and tokens */
+    an_hidden_method method;
+    int popcnt;                      /* the CPU has popcnt (HIDDEN_POPCNT) */
+    size_t bitmaps;                  /* scopes evaluated on bitmaps */
+    struct dblk *dv[3];              /* the bitmaps (dense_phases), dcap blocks each */
+    size_t dcap;
 } work;
 
 /* The first capacity of a list that grows in pass 1: the last scope's
@@ -1039,6 +1044,96 @@ static int wave_pass1(p1 *p, const kr_wave *w, kr_inst *f)
     return 0;
 }
 
+/* The bitmap form of the busy sets (AN_HIDDEN_BITMAP). A scope's sets
+ * share one frame: the cycles [base, base + lim), lim = 64·nb, in nb
+ * blocks of 64. A set is nb + 1 blocks: block k holds the busy cycles of
+ * [base + 64k, base + 64k + 64) as bits and the count of busy cycles
+ * before it; block nb (no bits) holds the set's total. Then |set ∩ (−∞,
+ * x)| is one block's count plus the population count of its bits below x:
+ * no cursor, no search, and no branch (x is clamped into the frame). */
+typedef struct dblk {
+    uint64_t bits;
+    int64_t pre;
+} dblk;
+
+typedef struct dframe {
+    int64_t base;
+    uint64_t lim;
+    size_t nb;
+} dframe;
+
+/* A point's place in the frame: its block and the mask of the bits
+ * before it. */
+typedef struct dpt {
+    size_t k;
+    uint64_t below;
+} dpt;
+
+static inline __attribute__((always_inline)) dpt dpoint(dframe f, int64_t x)
+{
+    uint64_t d = x > f.base ? (uint64_t)x - (uint64_t)f.base : 0;
+    d = d < f.lim ? d : f.lim;
+    return (dpt){(size_t)(d >> 6), (UINT64_C(1) << (d & 63)) - 1};
+}
+
+/* The bitmap functions are not inlined into scope(), so that each loop
+ * keeps its state in registers. The x86-64 baseline has no popcnt
+ * instruction (a population count is then a libgcc call): with gcc or
+ * clang on x86-64 under glibc, which tells whether the CPU has it
+ * without executing cpuid again, they are compiled for it too. */
+#define DENSE_FN __attribute__((noinline))
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__) && defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define HIDDEN_POPCNT 1
+#endif
+#endif
+#ifndef HIDDEN_POPCNT
+#define HIDDEN_POPCNT 0
+#endif
+
+/* The frame of a scope's four busy sets, when the bitmaps are to be
+ * used: always when `force`, else when its blocks are at most one per
+ * record plus 4096 (so that the three bitmaps of a phase take at most 48
+ * bytes a record beyond a small constant). */
+static int frame_of(const iset *sets, size_t tokens, int force, dframe *f)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int k = VALU; k <= SCAL; k++)
+        if (sets[k].n) {
+            if (sets[k].v[1].b < lo)
+                lo = sets[k].v[1].b;
+            if (sets[k].v[sets[k].n].l > hi)
+                hi = sets[k].v[sets[k].n].l;
+        }
+    f->base = lo <= hi ? lo : 0;
+    uint64_t span = lo <= hi ? (uint64_t)hi - (uint64_t)lo + 1 : 0;
+    uint64_t nb = span / 64 + (span % 64 != 0);
+    if (!force && nb > (uint64_t)tokens + 4096)
+        return 0;
+    if (nb >= (SIZE_MAX / sizeof(dblk) - 1) / 64)
+        return 0;                             /* not addressable: the walk */
+    f->nb = (size_t)nb;
+    f->lim = 64 * nb;
+    return 1;
+}
+
+/* The bitmap phases twice: for any x86-64 CPU, and for one with the
+ * popcnt instruction (without it a population count is a libgcc call);
+ * the accumulator takes the one the CPU runs (an_hidden_acc_new). */
+#define DN(name_) name_##_generic
+#define DENSE_TARGET
+#include "analyzer/hidden_dense.inc"
+#undef DN
+#undef DENSE_TARGET
+#if HIDDEN_POPCNT
+#define DN(name_) name_##_popcnt
+#define DENSE_TARGET __attribute__((target("popcnt")))
+#include "analyzer/hidden_dense.inc"
+#undef DN
+#undef DENSE_TARGET
+#endif
+
 /* Hidden cycles of one scope (waves order[lo..hi)) added to raw[3 * row].
  *
  * Pass 1 (wave1, one pass over each wave's records) builds the busy lists
@@ -1059,7 +1154,11 @@ static int wave_pass1(p1 *p, const kr_wave *w, kr_inst *f)
  * all sets and lists together. The additions to raw are integer sums, so
  * their order does not matter. With records out of order (§4.2 broken)
  * every pair goes to util() on its own and every token takes
- * pass 2. The pass-1 lists start at the last scope's sizes (estimate). */
+ * pass 2. The pass-1 lists start at the last scope's sizes (estimate).
+ * Unless the walk is asked for (AN_HIDDEN_WALK), the four util() sets are
+ * built first; when their span is small enough (frame_of) the same phases
+ * run on bitmaps (dense_phases: the unions are word-wise ORs, each query
+ * O(1)), else as described. */
 static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, size_t lo, size_t hi,
                  int64_t *raw, work *wk)
 {
@@ -1218,8 +1317,23 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
 
 #define UTIL(k_) (util(&rl[k_], &wk->ends[(size_t)(k_) * nw], nw, ordered, &rl[TMP], &sets[VALU + (k_)]) ? \
                   KR_INTERNAL : (drop(&rl[k_]), drop(&rl[TMP]), 0))
+    if (wk->method != AN_HIDDEN_WALK) {
+        /* all four busy sets first: their span decides the form */
+        for (int k = RAW_VALU; k <= RAW_SCAL; k++)
+            if (UTIL(k))
+                return KR_INTERNAL;
+        dframe f;
+        if (frame_of(sets, tokens, wk->method >= AN_HIDDEN_BITMAP, &f)) {
+            wk->bitmaps++;
+#if HIDDEN_POPCNT
+            if (wk->popcnt && wk->method != AN_HIDDEN_BITMAP_PORTABLE)
+                return dense_phases_popcnt(wk, f, ordered, tq, nrows, raw);
+#endif
+            return dense_phases_generic(wk, f, ordered, tq, nrows, raw);
+        }
+    }
     /* quiet VALU tokens (pass 3): H(wmma); first, to free the segments */
-    if (UTIL(RAW_WMMA))
+    if (!sets[WMMA].v && UTIL(RAW_WMMA))
         return KR_INTERNAL;
     if (ordered && sets[WMMA].n != 0)
         quiet(&sets[WMMA], wk->segs, wk->segs + wk->nsegs, nrows, raw);
@@ -1227,7 +1341,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     wk->segs = NULL;
     wk->nsegs = wk->segcap = 0;
     /* VALU (and MATRIX) tokens: H(wmma), H(valu) */
-    if (UTIL(RAW_VALU))
+    if (!sets[VALU].v && UTIL(RAW_VALU))
         return KR_INTERNAL;
     eval_valu(tl[L_VALU].v, tq[L_VALU], &sets[WMMA], &sets[VALU], raw);
     drop_tl(&tl[L_VALU]);
@@ -1237,7 +1351,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     drop_set(&sets[VALU]);
     drop_set(&sets[WMMA]);
     /* VMEM, LDS, FLAT tokens: H(vmem), H(math) */
-    if (UTIL(RAW_VMEM))
+    if (!sets[VMEM].v && UTIL(RAW_VMEM))
         return KR_INTERNAL;
     eval_own(tl[L_VMEM].v, tq[L_VMEM], &sets[VMEM], &sets[MATH], raw);
     drop_tl(&tl[L_VMEM]);
@@ -1247,7 +1361,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     drop_set(&sets[MATH]);
     drop_set(&sets[VMEM]);
     /* SALU, SMEM tokens: H(scal), H(vector) */
-    if (UTIL(RAW_SCAL))
+    if (!sets[SCAL].v && UTIL(RAW_SCAL))
         return KR_INTERNAL;
     /* and the rest: H(all), all = vector ∪ scal not built */
     eval_scal(tl[L_SCAL].v, tq[L_SCAL], &sets[SCAL], &sets[VECTOR], raw);
@@ -1300,7 +1414,7 @@ struct an_hidden_acc {
     int64_t *raw;                    /* per row: hidden idle, stall, issue before clamping */
     size_t nrows;
     uint64_t tokens;
-    size_t scopes;
+    size_t scopes, bitmap_scopes;
     work wk;
 };
 
@@ -1311,6 +1425,9 @@ an_hidden_acc *an_hidden_acc_new(const kr_capture *c)
     if (!a)
         return NULL;
     a->nrows = c->nrows;
+#if HIDDEN_POPCNT
+    a->wk.popcnt = CPU_FEATURE_ACTIVE(POPCNT);
+#endif
     a->tab = calloc(TAB_ROWS + 1 + nr, 1);
     a->raw = calloc(3 * nr, sizeof *a->raw);
     if (!a->tab || !a->raw) {
@@ -1337,13 +1454,22 @@ int an_hidden_acc_scope(an_hidden_acc *a, const kr_capture *c, const size_t *wav
     for (size_t i = 0; i < n; i++)
         a->tokens += c->waves[waves[i]].ninsts;
     a->scopes++;
-    return scope(c, a->tab, waves, 0, n, a->raw, &a->wk);
+    size_t before = a->wk.bitmaps;
+    int rc = scope(c, a->tab, waves, 0, n, a->raw, &a->wk);
+    a->bitmap_scopes += a->wk.bitmaps - before;
+    return rc;
+}
+
+void an_hidden_acc_method(an_hidden_acc *a, an_hidden_method m)
+{
+    a->wk.method = m;
 }
 
 void an_hidden_acc_merge(an_hidden_acc *into, const an_hidden_acc *from)
 {
     into->tokens += from->tokens;
     into->scopes += from->scopes;
+    into->bitmap_scopes += from->bitmap_scopes;
     for (size_t k = 0; k < 3 * into->nrows; k++)
         into->raw[k] += from->raw[k];
 }
@@ -1356,6 +1482,8 @@ void an_hidden_acc_free(an_hidden_acc *a)
         free(a->wk.sets[k].v);
     for (int k = 0; k < NRAW; k++)
         free(a->wk.raw[k].v);
+    for (int k = 0; k < 3; k++)
+        free(a->wk.dv[k]);
     free(a->wk.ends);
     free(a->wk.firsts);
     free(a->wk.segs);
@@ -1375,6 +1503,7 @@ int an_hidden_finish(const kr_capture *c, const an_hidden_acc *a, const an_hidde
     out->tokens = a->tokens;
     out->computed = out->tokens > 0;
     out->scopes = a->scopes;
+    out->bitmap_scopes = a->bitmap_scopes;
     const int64_t *raw = a->raw;
     size_t nranked = 0;
     for (size_t r = 0; r < c->nrows; r++)
@@ -1418,6 +1547,7 @@ int an_hidden_compute(const kr_capture *c, const an_hidden_opts *opts, an_hidden
     size_t *tmp = malloc((c->nwaves ? c->nwaves : 1) * sizeof *tmp);
     int rc = (!a || !order || !tmp) ? KR_INTERNAL : 0;
     if (!rc) {
+        an_hidden_acc_method(a, opts ? opts->method : AN_HIDDEN_AUTO);
         for (size_t i = 0; i < c->nwaves; i++)
             order[i] = i;
         sort_waves(c, order, tmp, c->nwaves);

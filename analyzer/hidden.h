@@ -30,8 +30,21 @@
 
 #define AN_HIDDEN_DEFAULT_N 10
 
+/* How a scope's busy sets are queried: as sorted intervals walked by
+ * cursors, or as bitmaps of 64-cycle blocks with prefix counts (O(1) a
+ * query; memory grows with the scope's time span, so AUTO takes them only
+ * when the span is at most 64 cycles per record plus 256 Ki cycles).
+ * Both give the same result; the choice is for tests and benchmarks. */
+typedef enum an_hidden_method {
+    AN_HIDDEN_AUTO = 0,
+    AN_HIDDEN_WALK,
+    AN_HIDDEN_BITMAP,
+    AN_HIDDEN_BITMAP_PORTABLE        /* bitmaps, without the popcnt instruction */
+} an_hidden_method;
+
 typedef struct an_hidden_opts {
     size_t n;                        /* rows shown from the ranking (default 10) */
+    an_hidden_method method;         /* an_hidden_compute only */
 } an_hidden_opts;
 
 typedef struct an_hidden_row {
@@ -53,6 +66,7 @@ typedef struct an_hidden {
     size_t n;                        /* option used */
     uint8_t computed;                /* some wave had records */
     size_t scopes;                   /* (SE, SIMD) pairs */
+    size_t bitmap_scopes;            /* of them, evaluated on bitmaps (the rest walked) */
     uint64_t tokens;
     an_hidden_sum all;               /* over instruction rows */
     an_hidden_sum cls[KR_CLASS_COUNT];   /* per §8.1 class */
@@ -70,6 +84,7 @@ void an_hidden_free(an_hidden *r);
  * addition (the order does not matter), then finished into the result. */
 typedef struct an_hidden_acc an_hidden_acc;
 an_hidden_acc *an_hidden_acc_new(const kr_capture *c);   /* NULL: out of memory */
+void an_hidden_acc_method(an_hidden_acc *a, an_hidden_method m);   /* default AUTO */
 int an_hidden_acc_scope(an_hidden_acc *a, const kr_capture *c, const size_t *waves, size_t n);
 void an_hidden_acc_merge(an_hidden_acc *into, const an_hidden_acc *from);
 int an_hidden_finish(const kr_capture *c, const an_hidden_acc *a, const an_hidden_opts *opts, an_hidden *out);
