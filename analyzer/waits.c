@@ -47,11 +47,17 @@ typedef struct lent {
  * (index + 1), 0 empty (8 bytes a slot; a miss on the hash does not read
  * the entry). After a merge a key may be in two entries (see
  * an_waits_acc_merge). */
+typedef struct lkey lkey;
 typedef struct lmap {
     lent *v;
     size_t n, vcap;
     uint64_t *slot;
     size_t cap;                      /* a power of two, or 0 before the first link */
+    lkey *kb;                        /* scratch: the keys of one wave's links (count_links) */
+    size_t kbcap;
+    uint32_t *seen;                  /* scratch: per row, the last execution that linked it */
+    size_t nseen;
+    uint32_t epoch;                  /* that execution's number (0: none) */
 } lmap;
 
 /* The key fields multiplied by odd constants, folded (one multiply per
@@ -117,6 +123,8 @@ static void lmap_free(lmap *m)
 {
     free(m->v);
     free(m->slot);
+    free(m->kb);
+    free(m->seen);
     memset(m, 0, sizeof *m);
 }
 
@@ -150,15 +158,26 @@ static inline lent *find_or_add(lmap *m, uint32_t h, uint32_t w, uint32_t p, uin
     }
 }
 
-/* Counts the links lk[0 .. g) of one wait execution (g >= 1, one
- * wait_rec; critical: see waits.h). rank: per row. */
-static int add_execution(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
-                         size_t g)
+/* A link as counted: its key, the key's hash, and whether it is the first
+ * of its producer row in its wait execution. */
+struct lkey {
+    uint32_t w, p;
+    uint64_t dinst, dcyc, stall;
+    uint32_t critical, hash;
+    uint64_t first;
+};
+
+/* The keys of the links lk[0 .. g) of one wait execution (g >= 1, one
+ * wait_rec; critical: see waits.h), written from o on; returns the end.
+ * rank: per row. seen (nrows) with epoch, a number no earlier execution
+ * used, tells a producer row's first link in the execution. */
+static lkey *exec_keys(const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk, size_t g,
+                       uint32_t *seen, uint32_t epoch, lkey *o)
 {
     const uint32_t wrec = lk[0].wait_rec;
     const kr_inst *wr = &insts[wrec];
     if (wr->row >= nrows)                /* no link of this execution is counted */
-        return 0;
+        return o;
     /* the critical producer: highest rank, then the last issued */
     uint32_t crit = lk[0].prod_rec;
     if (g > 1) {
@@ -173,9 +192,6 @@ static int add_execution(lmap *m, const kr_inst *insts, uint32_t nrows, const ui
             }
         }
     }
-    /* room for the execution's links (distinct keys: at most g new) */
-    if (reserve(m, g))
-        return KR_INTERNAL;
     const uint32_t wrow = wr->row;
     const uint64_t wtime = wr->time, wstall = wr->stall;
     int crit_done = 0;
@@ -185,18 +201,79 @@ static int add_execution(lmap *m, const kr_inst *insts, uint32_t nrows, const ui
         const uint32_t prow = pr->row;
         if (prow >= nrows)
             continue;
-        uint64_t first = 1;          /* no earlier counted link of this execution has the row */
-        for (size_t q = 0; q < k && first; q++)
-            first = insts[lk[q].prod_rec].row != prow;
-        uint64_t dinst = wrec > prec ? wrec - prec : 0;
+        uint64_t first = seen[prow] != epoch;   /* no earlier counted link of this execution has the row */
+        seen[prow] = epoch;
         uint64_t issue = pr->time + pr->stall;
-        uint64_t dcyc = wtime > issue ? wtime - issue : 0;
-        uint32_t critical = !crit_done && prec == crit;
-        crit_done |= (int)critical;
-        lent *e = find_or_add(m, hash_of(wrow, prow, dinst, dcyc, wstall, critical), wrow, prow, dinst, dcyc,
-                              wstall, critical);
-        e->count++;
-        e->waited += first;
+        o->w = wrow;
+        o->p = prow;
+        o->dinst = wrec > prec ? wrec - prec : 0;
+        o->dcyc = wtime > issue ? wtime - issue : 0;
+        o->stall = wstall;
+        o->critical = !crit_done && prec == crit;
+        crit_done |= (int)o->critical;
+        o->hash = hash_of(o->w, o->p, o->dinst, o->dcyc, o->stall, o->critical);
+        o->first = first;
+        o++;
+    }
+    return o;
+}
+
+/* Counts the links lk[0 .. n) of one wave (those of one wait execution
+ * together, as place and an_waits_wave_links give them) into m. In a
+ * batch: the keys first, then the index slots they hash to are fetched
+ * ahead, then the entries those slots name, and only then are they looked
+ * up, so that the cache misses of a table that the parsing between waves
+ * has evicted overlap instead of coming one after another. The counts are
+ * those of counting one execution at a time. */
+static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
+                       size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (m->kbcap < n) {
+        lkey *kb = realloc(m->kb, n * sizeof *kb);
+        if (!kb)
+            return KR_INTERNAL;
+        m->kb = kb;
+        m->kbcap = n;
+    }
+    if (m->nseen < nrows) {
+        uint32_t *sn = realloc(m->seen, nrows * sizeof *sn);
+        if (!sn)
+            return KR_INTERNAL;
+        memset(sn + m->nseen, 0, (nrows - m->nseen) * sizeof *sn);
+        m->seen = sn;
+        m->nseen = nrows;
+    }
+    lkey *k = m->kb, *e = k;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && lk[j].wait_rec == lk[i].wait_rec)
+            j++;
+        if (++m->epoch == 0) {       /* numbers used up: start over */
+            memset(m->seen, 0, m->nseen * sizeof *m->seen);
+            m->epoch = 1;
+        }
+        e = exec_keys(insts, nrows, rank, lk + i, j - i, m->seen, m->epoch, e);
+        i = j;
+    }
+    size_t nk = (size_t)(e - k);
+    if (reserve(m, nk))              /* distinct keys: at most nk new; no growth below */
+        return KR_INTERNAL;
+    if (nk == 0)
+        return 0;
+    const size_t mask = m->cap - 1;
+    for (size_t i = 0; i < nk; i++)
+        __builtin_prefetch(&m->slot[k[i].hash & mask]);
+    for (size_t i = 0; i < nk; i++) {
+        uint64_t sl = m->slot[k[i].hash & mask];
+        if (sl != 0 && (uint32_t)(sl >> 32) == k[i].hash)
+            __builtin_prefetch(&m->v[(uint32_t)sl - 1]);
+    }
+    for (size_t i = 0; i < nk; i++) {
+        lent *en = find_or_add(m, k[i].hash, k[i].w, k[i].p, k[i].dinst, k[i].dcyc, k[i].stall, k[i].critical);
+        en->count++;
+        en->waited += k[i].first;
     }
     return 0;
 }
@@ -400,9 +477,8 @@ static const kr_inst *skip_lines(const kr_inst *rec, const kr_inst *last, const 
 }
 
 /* The placement of an_waits_place with the tables of f: the links in out
- * (out->n reset first); or, with m, each execution's links counted into m
- * as soon as they are placed (add_execution, rank per row), out then
- * serving as scratch. */
+ * (out->n reset first); with m, they are also counted into m once the
+ * wave's are placed (count_links, rank per row). */
 static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_entry *waits, size_t nwaits,
                  const uint32_t *producers, lvec *out, uint64_t *unplaced, lmap *m, const uint8_t *rank)
 {
@@ -504,7 +580,6 @@ static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_
             continue;
         if (line == waits[e].wait_line) {
             /* the next execution of the wait line is the entry's */
-            an_link *g0 = o;
             o = release(head, tail, next, nlines, producers + waits[e].first, waits[e].n, i, o, &lost);
             e++;
             /* a combined wait: the second counter's entry on the same execution */
@@ -514,12 +589,6 @@ static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_
                     o = release(head, tail, next, nlines, producers + waits[e].first, waits[e].n, i, o, &lost);
                     e++;
                 }
-            }
-            if (m && o > g0) {           /* every link of this execution is placed */
-                rc = add_execution(m, insts, nrows, rank, g0, (size_t)(o - g0));
-                o = g0;
-                if (rc)
-                    break;
             }
             continue;
         }
@@ -533,6 +602,8 @@ static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_
         }
     }
     out->n = (size_t)(o - out->v);
+    if (m && !rc)                        /* the wave's links, grouped by execution (see count_links) */
+        rc = count_links(m, insts, nrows, rank, out->v, out->n);
     for (size_t k = e; k < nwaits; k++)   /* no execution of the wait left */
         lost += waits[k].n;
     /* reset what this wave set (nothing with the static set) */
@@ -639,23 +710,6 @@ static int fit_rank(an_waits_acc *a, const kr_capture *c)
         a->rank[r] = class_rank(c->rows[r].cls);
     a->rank_rows = c->rows;
     a->rank_nrows = c->nrows;
-    return 0;
-}
-
-/* Links of one wave (critical: see waits.h), grouped by wait execution
- * (an_waits_wave_links gives the links of one execution together). */
-static int collect_wave(const kr_capture *c, const kr_wave *w, const uint8_t *rank, const an_link *lk, size_t n,
-                        lmap *m)
-{
-    size_t i = 0;
-    while (i < n) {
-        size_t j = i + 1;
-        while (j < n && lk[j].wait_rec == lk[i].wait_rec)
-            j++;
-        if (add_execution(m, w->insts, (uint32_t)c->nrows, rank, lk + i, j - i))
-            return KR_INTERNAL;
-        i = j;
-    }
     return 0;
 }
 
@@ -952,8 +1006,8 @@ int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi)
     if (rc)
         return rc;
     if (w->has_waitcnt) {
-        /* an_waits_wave_links and collect_wave in one: each execution's
-         * links are counted as they are placed */
+        /* an_waits_wave_links and count_links in one: the wave's links
+         * are counted as soon as they are placed */
         a->waves_stored++;
         a->entries += w->nwaits;
         return place(&a->f, c, w, w->waits, w->nwaits, w->producers, &a->links, &a->links_unplaced, &a->h, a->rank);
@@ -968,7 +1022,7 @@ int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi)
         a->waves_computed++;
     else
         a->waves_none++;
-    rc = collect_wave(c, w, a->rank, lk, nlk, &a->h);
+    rc = count_links(&a->h, w->insts, (uint32_t)c->nrows, a->rank, lk, nlk);
     free(lk);
     return rc;
 }
@@ -1046,7 +1100,7 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
             rc = KR_INTERNAL;
     }
     if (!rc) {
-        size_t n = 0;                          /* the links (rows < nrows: see add_execution) */
+        size_t n = 0;                          /* the links (rows < nrows: see exec_keys) */
         memset(f.pstart, 0, (nr + 1) * sizeof *f.pstart);
         memset(f.wstart, 0, (nr + 1) * sizeof *f.wstart);
         for (size_t i = 0; i < m->n; i++) {
