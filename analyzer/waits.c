@@ -680,6 +680,8 @@ int an_waits_wave_links(const kr_capture *c, const kr_wave *w, an_link **links, 
 
 struct an_waits_acc {
     lmap h;
+    lmap *more;                      /* the tables of merged accumulators (an_waits_acc_merge) */
+    size_t nmore;
     size_t waves_stored, waves_computed, waves_none;
     uint64_t entries, links_unplaced;
     /* scratch kept between waves (contents do not carry over) */
@@ -751,8 +753,7 @@ static int rank_top(const void *a, const void *b)
  * (an_dist_of_weighted gives what an_dist_of gives on the same multiset). */
 
 typedef struct fin {
-    const lent *v;                   /* the links' entries (see lmap) */
-    uint32_t *byp, *byw;             /* entries by producer row; by (wait row, producer row) */
+    const lent **byp, **byw;         /* entries by producer row; by (wait row, producer row) */
     uint32_t *pstart, *wstart;       /* per row r: run [start[r], start[r + 1]) */
     uint64_t *val[4], *cnt[4];       /* scratch for up to four samples of one run */
 } fin;
@@ -761,14 +762,14 @@ typedef struct fin {
  * critical ones only when a_crit (else all), `b_what` over all; values:
  * 0 dinst, 1 dcyc, 2 stall. Sizes and extremes are gathered on the way
  * (an_dist_of_weighted_range). */
-static void sample2(fin *f, const uint32_t *idx, size_t lo, size_t hi, int a_what, int a_crit, an_dist *a_out,
+static void sample2(fin *f, const lent *const *idx, size_t lo, size_t hi, int a_what, int a_crit, an_dist *a_out,
                     int b_what, an_dist *b_out)
 {
     uint64_t *va = f->val[0], *ca = f->cnt[0], *vb = f->val[1], *cb = f->cnt[1];
     uint64_t ta = 0, tb = 0, mna = UINT64_MAX, mxa = 0, mnb = UINT64_MAX, mxb = 0;
     size_t ka = 0, kb = 0;
     for (size_t i = lo; i < hi; i++) {
-        const lent *l = &f->v[idx[i]];
+        const lent *l = idx[i];
         const uint64_t vals[3] = {l->dinst, l->dcyc, l->stall}, n = l->count;
         uint64_t y = vals[b_what];
         vb[kb] = y;
@@ -800,7 +801,7 @@ static void sample_wait(fin *f, size_t lo, size_t hi, an_wait *wt)
     uint64_t total = 0, mn[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}, mx[4] = {0, 0, 0, 0};
     size_t k = 0;
     for (size_t i = lo; i < hi; i++) {
-        const lent *l = &f->v[f->byw[i]];
+        const lent *l = f->byw[i];
         if (!l->critical)
             continue;
         uint64_t a = l->dinst, b = l->dcyc, s = l->stall, o = b + s, n = l->count;
@@ -826,16 +827,15 @@ static void sample_wait(fin *f, size_t lo, size_t hi, an_wait *wt)
     an_dist_of_weighted_range(v3, c3, k, total, mn[3], mx[3], &wt->observed);
 }
 
-/* Counting sort of idx[0 .. n) into out by the row key(v[idx[i]]) (stable);
- * start[0 .. nrows] holds the run sizes at start[row + 1] (start[0] = 0)
- * and receives the run bounds. */
-static void bucket(const lent *v, const uint32_t *idx, size_t n, int by_wait, size_t nrows, uint32_t *start,
-                   uint32_t *out)
+/* Counting sort of the entries idx[0 .. n) into out by their row (wait or
+ * producer; stable); start[0 .. nrows] holds the run sizes at start[row +
+ * 1] (start[0] = 0) and receives the run bounds. */
+static void bucket(const lent *const *idx, size_t n, int by_wait, size_t nrows, uint32_t *start, const lent **out)
 {
     for (size_t r = 1; r <= nrows; r++)
         start[r] += start[r - 1];
     for (size_t i = 0; i < n; i++)
-        out[start[by_wait ? v[idx[i]].w : v[idx[i]].p]++] = idx[i];
+        out[start[by_wait ? idx[i]->w : idx[i]->p]++] = idx[i];
     for (size_t r = nrows; r > 0; r--)    /* undo the fill: start[r] = first of row r */
         start[r] = start[r - 1];
     start[0] = 0;
@@ -867,13 +867,13 @@ static int build_waits(const kr_capture *c, fin *f, an_waits *out)
             continue;
         size_t np = 1;
         for (size_t k = lo + 1; k < hi; k++)
-            np += f->v[f->byw[k]].p != f->v[f->byw[k - 1]].p;
+            np += f->byw[k]->p != f->byw[k - 1]->p;
         wt->producers = calloc(np, sizeof *wt->producers);
         if (!wt->producers)
             return KR_INTERNAL;
         an_wait_producer *p = wt->producers - 1;
         for (size_t k = lo; k < hi; k++) {
-            const lent *l = &f->v[f->byw[k]];
+            const lent *l = f->byw[k];
             if (k == lo || l->p != p->row) {
                 p++;
                 p->row = l->p;
@@ -913,12 +913,12 @@ static int build_waits(const kr_capture *c, fin *f, an_waits *out)
             size_t a = lo, b = hi;           /* the producer's run: first link with p >= row */
             while (a < b) {
                 size_t mid = a + (b - a) / 2;
-                if (f->v[f->byw[mid]].p < p->row)
+                if (f->byw[mid]->p < p->row)
                     a = mid + 1;
                 else
                     b = mid;
             }
-            for (b = a; b < hi && f->v[f->byw[b]].p == p->row; b++)
+            for (b = a; b < hi && f->byw[b]->p == p->row; b++)
                 ;
             sample2(f, f->byw, a, b, 0, 0, &p->dist_insts, 1, &p->dist_cycles);
         }
@@ -993,6 +993,9 @@ void an_waits_acc_free(an_waits_acc *a)
     if (!a)
         return;
     lmap_free(&a->h);
+    for (size_t k = 0; k < a->nmore; k++)
+        lmap_free(&a->more[k]);
+    free(a->more);
     fifos_free(&a->f);
     free(a->links.v);
     free(a->rank);
@@ -1029,30 +1032,24 @@ int an_waits_acc_wave(an_waits_acc *a, const kr_capture *c, size_t wi)
 
 int an_waits_acc_merge(an_waits_acc *into, an_waits_acc *from)
 {
-    if (from->h.n > into->h.n) {         /* the larger array takes the smaller one's links */
-        lmap t = into->h;
-        into->h = from->h;
-        from->h = t;
-    }
-    /* Appended, not looked up: a key may then be in two entries, which
-     * the finish treats as one (its figures are sums and weighted order
-     * statistics over the entries of a row). The index no longer covers
-     * the entries; a later add rebuilds it (reserve). */
-    lmap *m = &into->h;
-    const lmap *f = &from->h;
-    if (f->n) {
-        if (m->n + f->n > m->vcap) {
-            lent *v = realloc(m->v, (m->n + f->n) * sizeof *v);
-            if (!v)
-                return KR_INTERNAL;
-            m->v = v;
-            m->vcap = m->n + f->n;
+    /* from's tables move to into's list as they are (no entry is copied
+     * or looked up); the finish reads the entries of all of them, where
+     * a key in two tables is two entries, which it treats as one (its
+     * figures are sums and weighted order statistics over the entries of
+     * a row). */
+    size_t add = (from->h.n != 0) + from->nmore;
+    if (add) {
+        lmap *mv = realloc(into->more, (into->nmore + add) * sizeof *mv);
+        if (!mv)
+            return KR_INTERNAL;
+        into->more = mv;
+        if (from->h.n) {
+            mv[into->nmore++] = from->h;
+            memset(&from->h, 0, sizeof from->h);
         }
-        memcpy(m->v + m->n, f->v, f->n * sizeof *f->v);
-        m->n += f->n;
-        free(m->slot);
-        m->slot = NULL;
-        m->cap = 0;
+        for (size_t k = 0; k < from->nmore; k++)
+            mv[into->nmore++] = from->more[k];
+        from->nmore = 0;
     }
     into->waves_stored += from->waves_stored;
     into->waves_computed += from->waves_computed;
@@ -1084,34 +1081,44 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
                 : out->waves_stored ? AN_LINKS_STORED
                 : out->waves_computed ? AN_LINKS_COMPUTED : AN_LINKS_NONE;
     fin f = {0};
-    const lmap *m = &a->h;
-    size_t nd = m->n ? m->n : 1, nr = c->nrows;
-    f.v = m->v;
-    uint32_t *idx = malloc(nd * sizeof *idx);
+    size_t nd = a->h.n, nr = c->nrows;
+    for (size_t k = 0; k < a->nmore; k++)
+        nd += a->more[k].n;
+    nd = nd ? nd : 1;
+    const lent **idx = malloc(nd * sizeof *idx);
     f.byp = malloc(nd * sizeof *f.byp);
     f.byw = malloc(nd * sizeof *f.byw);
     f.pstart = malloc((nr + 1) * sizeof *f.pstart);
     f.wstart = malloc((nr + 1) * sizeof *f.wstart);
     int rc = idx && f.byp && f.byw && f.pstart && f.wstart ? 0 : KR_INTERNAL;
-    for (int k = 0; k < 4; k++) {
-        f.val[k] = malloc(nd * sizeof *f.val[k]);
-        f.cnt[k] = malloc(nd * sizeof *f.cnt[k]);
-        if (!f.val[k] || !f.cnt[k])
-            rc = KR_INTERNAL;
-    }
+    size_t run = 1;                            /* the longest run a sample is drawn from */
     if (!rc) {
         size_t n = 0;                          /* the links (rows < nrows: see exec_keys) */
         memset(f.pstart, 0, (nr + 1) * sizeof *f.pstart);
         memset(f.wstart, 0, (nr + 1) * sizeof *f.wstart);
-        for (size_t i = 0; i < m->n; i++) {
-            idx[n++] = (uint32_t)i;
-            f.pstart[m->v[i].p + 1]++;
-            f.wstart[m->v[i].w + 1]++;
+        for (size_t k = 0; k <= a->nmore; k++) {
+            const lmap *m = k ? &a->more[k - 1] : &a->h;
+            for (size_t i = 0; i < m->n; i++) {
+                idx[n++] = &m->v[i];
+                f.pstart[m->v[i].p + 1]++;
+                f.wstart[m->v[i].w + 1]++;
+            }
         }
-        bucket(f.v, idx, n, 0, nr, f.pstart, f.byp);
-        bucket(f.v, f.byp, n, 1, nr, f.wstart, f.byw);
-        rc = build_waits(c, &f, out);
+        for (size_t r = 0; r < nr; r++) {
+            run = f.pstart[r + 1] > run ? f.pstart[r + 1] : run;
+            run = f.wstart[r + 1] > run ? f.wstart[r + 1] : run;
+        }
+        bucket(idx, n, 0, nr, f.pstart, f.byp);
+        bucket(f.byp, n, 1, nr, f.wstart, f.byw);
     }
+    for (int k = 0; k < 4 && !rc; k++) {
+        f.val[k] = malloc(run * sizeof *f.val[k]);
+        f.cnt[k] = malloc(run * sizeof *f.cnt[k]);
+        if (!f.val[k] || !f.cnt[k])
+            rc = KR_INTERNAL;
+    }
+    if (!rc)
+        rc = build_waits(c, &f, out);
     if (!rc)
         rc = build_top(c, &f, out);
     free(idx);

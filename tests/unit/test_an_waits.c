@@ -495,35 +495,45 @@ static int same_waits(const an_waits *a, const an_waits *b)
 }
 
 /* The accumulators do not depend on the order of the waves nor on how
- * they are split among accumulators: odd waves backwards into one, even
- * waves forwards into another but the last, merged (keys then in two
- * entries), then the last even wave into the merged one (its index
- * rebuilt over them), give an_waits_compute's figures. */
+ * they are split among accumulators: waves 3k + 1 backwards into one,
+ * waves 3k forwards into another but the last wave, waves 3k + 2 into a
+ * third; the third merged into the second, the second (now holding two
+ * tables) into the first (keys then in several entries), then the last
+ * wave into the merged one (its own table grown after the merges), give
+ * an_waits_compute's figures. */
 static void check_order(const kr_capture *c, const an_waits *whole)
 {
-    an_waits_acc *a = an_waits_acc_new(), *b = an_waits_acc_new();
-    T_CHECK(a && b);
-    if (!a || !b) {
+    an_waits_acc *a = an_waits_acc_new(), *b = an_waits_acc_new(), *d = an_waits_acc_new();
+    T_CHECK(a && b && d);
+    if (!a || !b || !d) {
         an_waits_acc_free(a);
         an_waits_acc_free(b);
+        an_waits_acc_free(d);
         return;
     }
+    size_t last = c->nwaves ? c->nwaves - 1 : 0;
     for (size_t k = c->nwaves; k-- > 0;)
-        if (k % 2)
+        if (k % 3 == 1 && k != last)
             T_EQ_I64(an_waits_acc_wave(a, c, k), 0);
-    size_t last_even = c->nwaves ? (c->nwaves - 1) / 2 * 2 : 0;
     for (size_t k = 0; k < c->nwaves; k++)
-        if (k % 2 == 0 && k != last_even)
-            T_EQ_I64(an_waits_acc_wave(b, c, k), 0);
+        if (k % 3 != 1 && k != last)
+            T_EQ_I64(an_waits_acc_wave(k % 3 == 0 ? b : d, c, k), 0);
+    T_EQ_I64(an_waits_acc_merge(b, d), 0);
     T_EQ_I64(an_waits_acc_merge(a, b), 0);
     if (c->nwaves)
-        T_EQ_I64(an_waits_acc_wave(a, c, last_even), 0);
+        T_EQ_I64(an_waits_acc_wave(a, c, last), 0);
     an_waits split;
     T_EQ_I64(an_waits_finish(c, a, NULL, &split), 0);
     T_CHECK(same_waits(whole, &split));
     an_waits_free(&split);
+    /* the merged-from accumulators are empty: finished, they add nothing */
+    an_waits none;
+    T_EQ_I64(an_waits_finish(c, b, NULL, &none), 0);
+    T_EQ_U64(none.links, 0);
+    an_waits_free(&none);
     an_waits_acc_free(a);
     an_waits_acc_free(b);
+    an_waits_acc_free(d);
 }
 
 static void test_hub(void)
