@@ -675,6 +675,7 @@ typedef struct p1 {
     wtok *tq[NL];                    /* per token list: next free token */
     const kr_inst *wfirst;           /* the wave's first record, and its begin */
     int64_t wbegin;
+    int64_t gend;                    /* the largest end (clock + cycles) of a token of the rest */
     work *wk;
 } p1;
 
@@ -798,7 +799,7 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
      * clock <= last is the one unsigned test clock − pb <= span. */
     /* The valu list gets runs (RUN), the others their pairs as they come
      * (util's input may be either, see RUN). */
-    int64_t ve = INT64_MIN;
+    int64_t ve = INT64_MIN, gend = p->gend;
     ival *vq = p->lq[L_VALU];
     /* Quiet records: stall 0, VALU category, no idle before them
      * (clock <= last); MROW: of a matrix row. */
@@ -895,6 +896,8 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
             break;
         case G(L_NONE, 1):
             TOKEN(L_SCAL, TOK_ALL);
+            /* the only token whose end is in no busy list (see scope) */
+            gend = b + len > gend ? b + len : gend;
             break;
         default:                            /* no list, no token */
             break;
@@ -923,6 +926,7 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
     if (ve != INT64_MIN)
         (vq++)->e = ve;
     p->lq[L_VALU] = vq;
+    p->gend = gend;
     p->wk->nsegs = (size_t)(gq - p->wk->segs);
     return 0;
 }
@@ -1071,7 +1075,9 @@ typedef struct dpt {
 
 static inline __attribute__((always_inline)) dpt dpoint(dframe f, int64_t x)
 {
-    uint64_t d = x > f.base ? (uint64_t)x - (uint64_t)f.base : 0;
+    /* x is in the frame (frame_of); the bound only keeps a broken
+     * invariant within the blocks (a point before base wraps above lim) */
+    uint64_t d = (uint64_t)x - (uint64_t)f.base;
     d = d < f.lim ? d : f.lim;
     return (dpt){(size_t)(d >> 6), (UINT64_C(1) << (d & 63)) - 1};
 }
@@ -1092,19 +1098,21 @@ static inline __attribute__((always_inline)) dpt dpoint(dframe f, int64_t x)
 #define HIDDEN_POPCNT 0
 #endif
 
-/* The frame of a scope's four busy sets, when the bitmaps are to be
- * used: always when `force`, else when its blocks are at most one per
- * record plus 4096 (so that the three bitmaps of a phase take at most 48
- * bytes a record beyond a small constant). */
-static int frame_of(const iset *sets, size_t tokens, int force, dframe *f)
+/* The frame of a scope: the span of its four busy sets and of every point
+ * passes 2 and 3 look up ([qlo, qhi], see scope), so that a point needs
+ * no clamping; when the bitmaps are to be used: always when `force`, else
+ * when its blocks are at most one per record plus 4096 (so that the three
+ * bitmaps of a phase take at most 48 bytes a record beyond a small
+ * constant). */
+static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int64_t qhi, dframe *f)
 {
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    int64_t lo = qlo, hi = qhi;
     for (int k = VALU; k <= SCAL; k++)
         if (sets[k].n) {
             if (sets[k].v[1].b < lo)
                 lo = sets[k].v[1].b;
-            if (sets[k].v[sets[k].n].l > hi)
-                hi = sets[k].v[sets[k].n].l;
+            if (sets[k].v[sets[k].n].l + 1 > hi)   /* a point may be a set's end */
+                hi = sets[k].v[sets[k].n].l + 1;
         }
     f->base = lo <= hi ? lo : 0;
     uint64_t span = lo <= hi ? (uint64_t)hi - (uint64_t)lo + 1 : 0;
@@ -1202,6 +1210,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     p1 cx;
     cx.tab = tab;
     cx.nrows = nrows;
+    cx.gend = INT64_MIN;
     cx.wk = wk;
     for (int k = 0; k < 4; k++)
         cx.lq[k] = rl[k].v;
@@ -1223,6 +1232,20 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     for (int k = 0; k < 4; k++)
         ln[k] = (size_t)(cx.lq[k] - rl[k].v);
     wtok **tq = cx.tq;
+    /* The span of the points passes 2 and 3 look up (see frame_of): with
+     * the order of §4.2, none is before a wave's begin or first clock;
+     * none is after the end of a token (clock + cycles), which is the end
+     * of its pair in a busy list (so not after that list's util() end),
+     * but for the tokens of the rest (no pair), whose largest end pass 1
+     * keeps (gend). Out of order, the loop below finds both. */
+    int64_t qlo = INT64_MAX, qhi = cx.gend;
+    for (size_t o = lo; o < hi && ordered; o++) {
+        const kr_wave *w = &c->waves[order[o]];
+        int64_t b = (int64_t)w->begin;
+        if (w->ninsts && (int64_t)w->insts[0].time < b)
+            b = (int64_t)w->insts[0].time;
+        qlo = b < qlo ? b : qlo;
+    }
     if (!ordered) {                       /* every pair to util(), sorted whole; every token to pass 2 */
         size_t need[4] = {0, 0, 0, 0}, ntok[NL] = {0};
         for (size_t o = lo; o < hi; o++) {
@@ -1252,12 +1275,17 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
             tq[l] = tl[l].v;
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
+            int64_t last = (int64_t)w->begin;    /* as pass 2 reads it (tok) */
             for (size_t i = 0; i < w->ninsts; i++) {
                 const kr_inst *r = &w->insts[i];
                 uint32_t row = r->row, st = r->stall, cyc = r->dur > st ? r->dur : st;
                 unsigned l = G_LIST(tab[((unsigned)ROW_M(tab, row) << 8) + r->cat]), k = l;
                 int64_t clock = (int64_t)r->time, b = clock + st;
                 int64_t len = (int64_t)(cyc - st);
+                int64_t qb = last < clock ? last : clock;
+                qlo = qb < qlo ? qb : qlo;
+                last = clock + cyc;
+                qhi = last > qhi ? last : qhi;
                 if (k == L_MATRIX) {
                     lp[L_WMMA][ln[L_WMMA]].b = b;
                     lp[L_WMMA][ln[L_WMMA]++].e = b + len;
@@ -1323,7 +1351,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
             if (UTIL(k))
                 return KR_INTERNAL;
         dframe f;
-        if (frame_of(sets, tokens, wk->method >= AN_HIDDEN_BITMAP, &f)) {
+        if (frame_of(sets, tokens, wk->method >= AN_HIDDEN_BITMAP, qlo, qhi, &f)) {
             wk->bitmaps++;
 #if HIDDEN_POPCNT
             if (wk->popcnt && wk->method != AN_HIDDEN_BITMAP_PORTABLE)
