@@ -1131,15 +1131,20 @@ static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int
  * the accumulator takes the one the CPU runs (an_hidden_acc_new). */
 #define DN(name_) name_##_generic
 #define DENSE_TARGET
+#define DENSE_CLMUL 0
 #include "analyzer/hidden_dense.inc"
 #undef DN
 #undef DENSE_TARGET
+#undef DENSE_CLMUL
 #if HIDDEN_POPCNT
+#include <immintrin.h>
 #define DN(name_) name_##_popcnt
-#define DENSE_TARGET __attribute__((target("popcnt")))
+#define DENSE_TARGET __attribute__((target("popcnt,pclmul")))
+#define DENSE_CLMUL 1
 #include "analyzer/hidden_dense.inc"
 #undef DN
 #undef DENSE_TARGET
+#undef DENSE_CLMUL
 #endif
 
 /* Hidden cycles of one scope (waves order[lo..hi)) added to raw[3 * row].
@@ -1454,7 +1459,7 @@ an_hidden_acc *an_hidden_acc_new(const kr_capture *c)
         return NULL;
     a->nrows = c->nrows;
 #if HIDDEN_POPCNT
-    a->wk.popcnt = CPU_FEATURE_ACTIVE(POPCNT);
+    a->wk.popcnt = CPU_FEATURE_ACTIVE(POPCNT) && CPU_FEATURE_ACTIVE(PCLMULQDQ);
 #endif
     a->tab = calloc(TAB_ROWS + 1 + nr, 1);
     a->raw = calloc(3 * nr, sizeof *a->raw);
