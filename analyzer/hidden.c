@@ -1098,16 +1098,26 @@ static inline __attribute__((always_inline)) dpt dpoint(dframe f, int64_t x)
 #define HIDDEN_POPCNT 0
 #endif
 
+/* The largest frame AUTO takes bitmaps for: three bitmaps of a phase of
+ * 32 Ki blocks (2 Mi cycles) take 1.5 MB, what a core's L2 holds beside
+ * the tokens; the token passes look them up all over. */
+#define DENSE_MAX_BLOCKS 32768
+
 /* The frame of a scope: the span of its four busy sets and of every point
  * passes 2 and 3 look up ([qlo, qhi], see scope), so that a point needs
  * no clamping; when the bitmaps are to be used: always when `force`, else
- * when its blocks are at most one per record plus 4096 (so that the three
- * bitmaps of a phase take at most 48 bytes a record beyond a small
- * constant). */
+ * when its blocks are at most one per two records plus 256 and at most
+ * DENSE_MAX_BLOCKS. The bitmaps cost a sweep of every block per set
+ * (seven sets) where the walk costs steps per token, and they pay only
+ * while they stay in the cache: the synthetic bench bundles (a block per
+ * four records, 180,000 blocks a scope) ran 35 % slower on them than
+ * walked, the hub captures (a block per eight to twelve records, 850
+ * blocks) faster. The three bitmaps then take at most 24 bytes a record
+ * beyond 12 KB. sets NULL: the frame of [qlo, qhi] alone. */
 static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int64_t qhi, dframe *f)
 {
     int64_t lo = qlo, hi = qhi;
-    for (int k = VALU; k <= SCAL; k++)
+    for (int k = VALU; k <= SCAL && sets; k++)
         if (sets[k].n) {
             if (sets[k].v[1].b < lo)
                 lo = sets[k].v[1].b;
@@ -1117,7 +1127,7 @@ static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int
     f->base = lo <= hi ? lo : 0;
     uint64_t span = lo <= hi ? (uint64_t)hi - (uint64_t)lo + 1 : 0;
     uint64_t nb = span / 64 + (span % 64 != 0);
-    if (!force && nb > (uint64_t)tokens + 4096)
+    if (!force && (nb > (uint64_t)tokens / 2 + 256 || nb > DENSE_MAX_BLOCKS))
         return 0;
     if (nb >= (SIZE_MAX / sizeof(dblk) - 1) / 64)
         return 0;                             /* not addressable: the walk */
@@ -1243,13 +1253,15 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
      * of its pair in a busy list (so not after that list's util() end),
      * but for the tokens of the rest (no pair), whose largest end pass 1
      * keeps (gend). Out of order, the loop below finds both. */
-    int64_t qlo = INT64_MAX, qhi = cx.gend;
+    int64_t qlo = INT64_MAX, qhi = cx.gend, qclock = INT64_MIN;   /* qclock: the last clock */
     for (size_t o = lo; o < hi && ordered; o++) {
         const kr_wave *w = &c->waves[order[o]];
         int64_t b = (int64_t)w->begin;
         if (w->ninsts && (int64_t)w->insts[0].time < b)
             b = (int64_t)w->insts[0].time;
         qlo = b < qlo ? b : qlo;
+        if (w->ninsts && (int64_t)w->insts[w->ninsts - 1].time > qclock)
+            qclock = (int64_t)w->insts[w->ninsts - 1].time;
     }
     if (!ordered) {                       /* every pair to util(), sorted whole; every token to pass 2 */
         size_t need[4] = {0, 0, 0, 0}, ntok[NL] = {0};
@@ -1350,12 +1362,17 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
 
 #define UTIL(k_) (util(&rl[k_], &wk->ends[(size_t)(k_) * nw], nw, ordered, &rl[TMP], &sets[VALU + (k_)]) ? \
                   KR_INTERNAL : (drop(&rl[k_]), drop(&rl[TMP]), 0))
-    if (wk->method != AN_HIDDEN_WALK) {
+    /* A frame too large for AUTO is told before the sets are built (then
+     * they are built one at a time, below): it spans the last clock at
+     * least (out of order, qhi is exact already). */
+    int64_t qlow = ordered ? (qclock > qhi ? qclock : qhi) : qhi;
+    dframe f;
+    if (wk->method == AN_HIDDEN_BITMAP || wk->method == AN_HIDDEN_BITMAP_PORTABLE ||
+        (wk->method == AN_HIDDEN_AUTO && frame_of(NULL, tokens, 0, qlo, qlow, &f))) {
         /* all four busy sets first: their span decides the form */
         for (int k = RAW_VALU; k <= RAW_SCAL; k++)
             if (UTIL(k))
                 return KR_INTERNAL;
-        dframe f;
         if (frame_of(sets, tokens, wk->method >= AN_HIDDEN_BITMAP, qlo, qhi, &f)) {
             wk->bitmaps++;
 #if HIDDEN_POPCNT

@@ -32,8 +32,9 @@
 
 /* How a scope's busy sets are queried: as sorted intervals walked by
  * cursors, or as bitmaps of 64-cycle blocks with prefix counts (O(1) a
- * query; memory grows with the scope's time span, so AUTO takes them only
- * when the span is at most 64 cycles per record plus 256 Ki cycles).
+ * query; memory and the cost of building them grow with the scope's time
+ * span, so AUTO takes them only when the span is at most 32 cycles per
+ * record plus 16 Ki cycles, and at most 2 Mi cycles).
  * Both give the same result; the choice is for tests and benchmarks. */
 typedef enum an_hidden_method {
     AN_HIDDEN_AUTO = 0,

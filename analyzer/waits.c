@@ -158,6 +158,11 @@ static inline lent *find_or_add(lmap *m, uint32_t h, uint32_t w, uint32_t p, uin
     }
 }
 
+/* The links counted into a table at a time (count_links): whole wait
+ * executions, at least this many links, so that a batch's keys and the
+ * lines they touch stay in the cache and its scratch stays small. */
+#define COUNT_BATCH 2048
+
 /* A link as counted: its key, the key's hash, and whether it is the first
  * of its producer row in its wait execution. */
 struct lkey {
@@ -218,25 +223,19 @@ static lkey *exec_keys(const kr_inst *insts, uint32_t nrows, const uint8_t *rank
     return o;
 }
 
-/* Counts the links lk[0 .. n) of one wave (those of one wait execution
- * together, as place and an_waits_wave_links give them) into m. In a
- * batch: the keys first, then the index slots they hash to are fetched
- * ahead, then the entries those slots name, and only then are they looked
- * up, so that the cache misses of a table that the parsing between waves
- * has evicted overlap instead of coming one after another. The counts are
- * those of counting one execution at a time. */
+/* Counts the links lk[0 .. n) of whole wait executions of one wave (those
+ * of one execution together, as place and an_waits_wave_links give them)
+ * into m, in batches of COUNT_BATCH links or more. Per batch: the keys
+ * first, then the index slots they hash to are fetched ahead, then the
+ * entries those slots name, and only then are they looked up, so that the
+ * cache misses of a table that the parsing between waves has evicted
+ * overlap instead of coming one after another. The counts are those of
+ * counting one execution at a time. */
 static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
                        size_t n)
 {
     if (n == 0)
         return 0;
-    if (m->kbcap < n) {
-        lkey *kb = realloc(m->kb, n * sizeof *kb);
-        if (!kb)
-            return KR_INTERNAL;
-        m->kb = kb;
-        m->kbcap = n;
-    }
     if (m->nseen < nrows) {
         uint32_t *sn = realloc(m->seen, nrows * sizeof *sn);
         if (!sn)
@@ -245,35 +244,54 @@ static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint
         m->seen = sn;
         m->nseen = nrows;
     }
-    lkey *k = m->kb, *e = k;
     for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && lk[j].wait_rec == lk[i].wait_rec)
-            j++;
-        if (++m->epoch == 0) {       /* numbers used up: start over */
-            memset(m->seen, 0, m->nseen * sizeof *m->seen);
-            m->epoch = 1;
+        /* the next batch: whole executions, COUNT_BATCH links or more (or
+         * the rest) */
+        size_t j = i;
+        while (j < n && j - i < COUNT_BATCH) {
+            size_t x = j + 1;
+            while (x < n && lk[x].wait_rec == lk[j].wait_rec)
+                x++;
+            j = x;
         }
-        e = exec_keys(insts, nrows, rank, lk + i, j - i, m->seen, m->epoch, e);
+        if (m->kbcap < j - i) {
+            lkey *kb = realloc(m->kb, (j - i) * sizeof *kb);
+            if (!kb)
+                return KR_INTERNAL;
+            m->kb = kb;
+            m->kbcap = j - i;
+        }
+        lkey *k = m->kb, *e = k;
+        for (size_t a = i; a < j;) {
+            size_t x = a + 1;
+            while (x < j && lk[x].wait_rec == lk[a].wait_rec)
+                x++;
+            if (++m->epoch == 0) {   /* numbers used up: start over */
+                memset(m->seen, 0, m->nseen * sizeof *m->seen);
+                m->epoch = 1;
+            }
+            e = exec_keys(insts, nrows, rank, lk + a, x - a, m->seen, m->epoch, e);
+            a = x;
+        }
         i = j;
-    }
-    size_t nk = (size_t)(e - k);
-    if (reserve(m, nk))              /* distinct keys: at most nk new; no growth below */
-        return KR_INTERNAL;
-    if (nk == 0)
-        return 0;
-    const size_t mask = m->cap - 1;
-    for (size_t i = 0; i < nk; i++)
-        __builtin_prefetch(&m->slot[k[i].hash & mask]);
-    for (size_t i = 0; i < nk; i++) {
-        uint64_t sl = m->slot[k[i].hash & mask];
-        if (sl != 0 && (uint32_t)(sl >> 32) == k[i].hash)
-            __builtin_prefetch(&m->v[(uint32_t)sl - 1]);
-    }
-    for (size_t i = 0; i < nk; i++) {
-        lent *en = find_or_add(m, k[i].hash, k[i].w, k[i].p, k[i].dinst, k[i].dcyc, k[i].stall, k[i].critical);
-        en->count++;
-        en->waited += k[i].first;
+        size_t nk = (size_t)(e - k);
+        if (reserve(m, nk))          /* distinct keys: at most nk new; no growth below */
+            return KR_INTERNAL;
+        if (nk == 0)
+            continue;
+        const size_t mask = m->cap - 1;
+        for (size_t q = 0; q < nk; q++)
+            __builtin_prefetch(&m->slot[k[q].hash & mask]);
+        for (size_t q = 0; q < nk; q++) {
+            uint64_t sl = m->slot[k[q].hash & mask];
+            if (sl != 0 && (uint32_t)(sl >> 32) == k[q].hash)
+                __builtin_prefetch(&m->v[(uint32_t)sl - 1]);
+        }
+        for (size_t q = 0; q < nk; q++) {
+            lent *en = find_or_add(m, k[q].hash, k[q].w, k[q].p, k[q].dinst, k[q].dcyc, k[q].stall, k[q].critical);
+            en->count++;
+            en->waited += k[q].first;
+        }
     }
     return 0;
 }
@@ -477,8 +495,9 @@ static const kr_inst *skip_lines(const kr_inst *rec, const kr_inst *last, const 
 }
 
 /* The placement of an_waits_place with the tables of f: the links in out
- * (out->n reset first); with m, they are also counted into m once the
- * wave's are placed (count_links, rank per row). */
+ * (out->n reset first); with m, they are instead counted into m in
+ * batches of whole executions as they are placed (count_links, rank per
+ * row; out then holds the last batch). */
 static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_entry *waits, size_t nwaits,
                  const uint32_t *producers, lvec *out, uint64_t *unplaced, lmap *m, const uint8_t *rank)
 {
@@ -590,6 +609,12 @@ static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_
                     e++;
                 }
             }
+            if (m && (size_t)(o - out->v) >= COUNT_BATCH) {   /* a batch of whole executions */
+                rc = count_links(m, insts, nrows, rank, out->v, (size_t)(o - out->v));
+                o = out->v;
+                if (rc)
+                    break;
+            }
             continue;
         }
         if (nd & 1) {                    /* queue the execution */
@@ -602,7 +627,7 @@ static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_
         }
     }
     out->n = (size_t)(o - out->v);
-    if (m && !rc)                        /* the wave's links, grouped by execution (see count_links) */
+    if (m && !rc)                        /* the last batch (see count_links) */
         rc = count_links(m, insts, nrows, rank, out->v, out->n);
     for (size_t k = e; k < nwaits; k++)   /* no execution of the wait left */
         lost += waits[k].n;
