@@ -1109,10 +1109,10 @@ static inline __attribute__((always_inline)) dpt dpoint(dframe f, int64_t x)
  * when its blocks are at most one per two records plus 256 and at most
  * DENSE_MAX_BLOCKS. The bitmaps cost a sweep of every block per set
  * (seven sets) where the walk costs steps per token, and they pay only
- * while they stay in the cache: the synthetic bench bundles (a block per
- * four records, 180,000 blocks a scope) ran 35 % slower on them than
- * walked, the hub captures (a block per eight to twelve records, 850
- * blocks) faster. The three bitmaps then take at most 24 bytes a record
+ * while they stay in the cache: analyze of the synthetic 1 GB bench
+ * bundle (a block per four records, 180,000 blocks a scope) took over a
+ * third more CPU time on them than walked, the hub captures (a block per
+ * eight to twelve records, 850 blocks) less. The three bitmaps then take at most 24 bytes a record
  * beyond 12 KB. sets NULL: the frame of [qlo, qhi] alone. */
 static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int64_t qhi, dframe *f)
 {
@@ -1136,9 +1136,10 @@ static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int
     return 1;
 }
 
-/* The bitmap phases twice: for any x86-64 CPU, and for one with the
- * popcnt instruction (without it a population count is a libgcc call);
- * the accumulator takes the one the CPU runs (an_hidden_acc_new). */
+/* The bitmap phases twice: for any CPU, and for an x86-64 one with the
+ * popcnt and pclmul instructions (without popcnt a population count is a
+ * libgcc call; pclmul makes the fill's prefix XOR one instruction); the
+ * accumulator takes the one the CPU runs (an_hidden_acc_new). */
 #define DN(name_) name_##_generic
 #define DENSE_TARGET
 #define DENSE_CLMUL 0
@@ -1178,10 +1179,11 @@ static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int
  * their order does not matter. With records out of order (§4.2 broken)
  * every pair goes to util() on its own and every token takes
  * pass 2. The pass-1 lists start at the last scope's sizes (estimate).
- * Unless the walk is asked for (AN_HIDDEN_WALK), the four util() sets are
- * built first; when their span is small enough (frame_of) the same phases
- * run on bitmaps (dense_phases: the unions are word-wise ORs, each query
- * O(1)), else as described. */
+ * Unless the walk is asked for (AN_HIDDEN_WALK) or the scope's clocks
+ * already span too much for bitmaps, the four util() sets are built first;
+ * when the span of them and of the points looked up is small enough
+ * (frame_of) the same phases run on bitmaps (dense_phases: the unions are
+ * word-wise ORs, each query O(1)), else as described. */
 static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, size_t lo, size_t hi,
                  int64_t *raw, work *wk)
 {

@@ -45,15 +45,15 @@ typedef struct lent {
  * touched follow the links, and a merge or the finish reads no empty
  * slot) and an open-addressing index over them: slot = hash << 32 |
  * (index + 1), 0 empty (8 bytes a slot; a miss on the hash does not read
- * the entry). After a merge a key may be in two entries (see
- * an_waits_acc_merge). */
+ * the entry). After a merge a key may be in the tables of several
+ * accumulators (see an_waits_acc_merge). */
 typedef struct lkey lkey;
 typedef struct lmap {
     lent *v;
     size_t n, vcap;
     uint64_t *slot;
     size_t cap;                      /* a power of two, or 0 before the first link */
-    lkey *kb;                        /* scratch: the keys of one wave's links (count_links) */
+    lkey *kb;                        /* scratch: the keys of one batch of links (count_links) */
     size_t kbcap;
     uint32_t *seen;                  /* scratch: per row, the last execution that linked it */
     size_t nseen;
