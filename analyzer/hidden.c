@@ -984,6 +984,24 @@ static void drop_tl(tlist *t)
     t->cap = 0;
 }
 
+/* The segments, once pass 3 has read them. */
+static void drop_segs(work *wk)
+{
+    free(wk->segs);
+    wk->segs = NULL;
+    wk->nsegs = wk->segcap = 0;
+}
+
+/* The bitmaps' buffers (dense_phases). */
+static void drop_dv(work *wk)
+{
+    for (int k = 0; k < 3; k++) {
+        free(wk->dv[k]);
+        wk->dv[k] = NULL;
+    }
+    wk->dcap = 0;
+}
+
 /* Room for n tokens in a list that pass 1 grows further if needed. */
 static int reserve_tl(tlist *t, size_t n)
 {
@@ -1389,9 +1407,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
         return KR_INTERNAL;
     if (ordered && sets[WMMA].n != 0)
         quiet(&sets[WMMA], wk->segs, wk->segs + wk->nsegs, nrows, raw);
-    free(wk->segs);
-    wk->segs = NULL;
-    wk->nsegs = wk->segcap = 0;
+    drop_segs(wk);
     /* VALU (and MATRIX) tokens: H(wmma), H(valu) */
     if (!sets[VALU].v && UTIL(RAW_VALU))
         return KR_INTERNAL;
@@ -1466,7 +1482,7 @@ struct an_hidden_acc {
     int64_t *raw;                    /* per row: hidden idle, stall, issue before clamping */
     size_t nrows;
     uint64_t tokens;
-    size_t scopes, bitmap_scopes;
+    size_t scopes;                   /* of them, wk.bitmaps on bitmaps */
     work wk;
 };
 
@@ -1506,10 +1522,7 @@ int an_hidden_acc_scope(an_hidden_acc *a, const kr_capture *c, const size_t *wav
     for (size_t i = 0; i < n; i++)
         a->tokens += c->waves[waves[i]].ninsts;
     a->scopes++;
-    size_t before = a->wk.bitmaps;
-    int rc = scope(c, a->tab, waves, 0, n, a->raw, &a->wk);
-    a->bitmap_scopes += a->wk.bitmaps - before;
-    return rc;
+    return scope(c, a->tab, waves, 0, n, a->raw, &a->wk);
 }
 
 void an_hidden_acc_method(an_hidden_acc *a, an_hidden_method m)
@@ -1521,7 +1534,7 @@ void an_hidden_acc_merge(an_hidden_acc *into, const an_hidden_acc *from)
 {
     into->tokens += from->tokens;
     into->scopes += from->scopes;
-    into->bitmap_scopes += from->bitmap_scopes;
+    into->wk.bitmaps += from->wk.bitmaps;
     for (size_t k = 0; k < 3 * into->nrows; k++)
         into->raw[k] += from->raw[k];
 }
@@ -1534,8 +1547,7 @@ void an_hidden_acc_free(an_hidden_acc *a)
         free(a->wk.sets[k].v);
     for (int k = 0; k < NRAW; k++)
         free(a->wk.raw[k].v);
-    for (int k = 0; k < 3; k++)
-        free(a->wk.dv[k]);
+    drop_dv(&a->wk);
     free(a->wk.ends);
     free(a->wk.firsts);
     free(a->wk.segs);
@@ -1555,7 +1567,7 @@ int an_hidden_finish(const kr_capture *c, const an_hidden_acc *a, const an_hidde
     out->tokens = a->tokens;
     out->computed = out->tokens > 0;
     out->scopes = a->scopes;
-    out->bitmap_scopes = a->bitmap_scopes;
+    out->bitmap_scopes = a->wk.bitmaps;
     const int64_t *raw = a->raw;
     size_t nranked = 0;
     for (size_t r = 0; r < c->nrows; r++)

@@ -223,14 +223,38 @@ static lkey *exec_keys(const kr_inst *insts, uint32_t nrows, const uint8_t *rank
     return o;
 }
 
+/* Looks up the keys k[0 .. nk) in m and counts them: the index slots they
+ * hash to are fetched ahead, then the entries those slots name, and only
+ * then are they looked up, so that the cache misses of a table that the
+ * parsing between waves has evicted overlap instead of coming one after
+ * another. */
+static int add_keys(lmap *m, const lkey *k, size_t nk)
+{
+    if (reserve(m, nk))                  /* distinct keys: at most nk new; no growth below */
+        return KR_INTERNAL;
+    if (nk == 0)
+        return 0;
+    const size_t mask = m->cap - 1;
+    for (size_t q = 0; q < nk; q++)
+        __builtin_prefetch(&m->slot[k[q].hash & mask]);
+    for (size_t q = 0; q < nk; q++) {
+        uint64_t sl = m->slot[k[q].hash & mask];
+        if (sl != 0 && (uint32_t)(sl >> 32) == k[q].hash)
+            __builtin_prefetch(&m->v[(uint32_t)sl - 1]);
+    }
+    for (size_t q = 0; q < nk; q++) {
+        lent *en = find_or_add(m, k[q].hash, k[q].w, k[q].p, k[q].dinst, k[q].dcyc, k[q].stall, k[q].critical);
+        en->count++;
+        en->waited += k[q].first;
+    }
+    return 0;
+}
+
 /* Counts the links lk[0 .. n) of whole wait executions of one wave (those
  * of one execution together, as place and an_waits_wave_links give them)
- * into m, in batches of COUNT_BATCH links or more. Per batch: the keys
- * first, then the index slots they hash to are fetched ahead, then the
- * entries those slots name, and only then are they looked up, so that the
- * cache misses of a table that the parsing between waves has evicted
- * overlap instead of coming one after another. The counts are those of
- * counting one execution at a time. */
+ * into m: their keys, a batch of whole executions of COUNT_BATCH keys or
+ * more at a time, go to add_keys. The counts are those of counting one
+ * execution at a time. */
 static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
                        size_t n)
 {
@@ -244,56 +268,41 @@ static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint
         m->seen = sn;
         m->nseen = nrows;
     }
-    for (size_t i = 0; i < n;) {
-        /* the next batch: whole executions, COUNT_BATCH links or more (or
-         * the rest) */
-        size_t j = i;
-        while (j < n && j - i < COUNT_BATCH) {
-            size_t x = j + 1;
-            while (x < n && lk[x].wait_rec == lk[j].wait_rec)
-                x++;
-            j = x;
-        }
-        if (m->kbcap < j - i) {
-            lkey *kb = realloc(m->kb, (j - i) * sizeof *kb);
-            if (!kb)
-                return KR_INTERNAL;
-            m->kb = kb;
-            m->kbcap = j - i;
-        }
-        lkey *k = m->kb, *e = k;
-        for (size_t a = i; a < j;) {
-            size_t x = a + 1;
-            while (x < j && lk[x].wait_rec == lk[a].wait_rec)
-                x++;
-            if (++m->epoch == 0) {   /* numbers used up: start over */
-                memset(m->seen, 0, m->nseen * sizeof *m->seen);
-                m->epoch = 1;
+    /* m's scratch in locals: the keys' stores cannot then be taken for
+     * stores to m (uint32_t fields both) */
+    lkey *kb = m->kb;
+    size_t kbcap = m->kbcap, nk = 0;     /* keys of the batch in kb */
+    uint32_t epoch = m->epoch, *seen = m->seen;
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc;) {
+        size_t x = i + 1;                /* the execution lk[i .. x) */
+        while (x < n && lk[x].wait_rec == lk[i].wait_rec)
+            x++;
+        if (kbcap < nk + (x - i)) {
+            size_t cap = nk + (x - i) > COUNT_BATCH * 2 ? nk + (x - i) : COUNT_BATCH * 2;
+            lkey *v = realloc(kb, cap * sizeof *v);
+            if (!v) {
+                rc = KR_INTERNAL;
+                break;
             }
-            e = exec_keys(insts, nrows, rank, lk + a, x - a, m->seen, m->epoch, e);
-            a = x;
+            kb = v;
+            kbcap = cap;
         }
-        i = j;
-        size_t nk = (size_t)(e - k);
-        if (reserve(m, nk))          /* distinct keys: at most nk new; no growth below */
-            return KR_INTERNAL;
-        if (nk == 0)
-            continue;
-        const size_t mask = m->cap - 1;
-        for (size_t q = 0; q < nk; q++)
-            __builtin_prefetch(&m->slot[k[q].hash & mask]);
-        for (size_t q = 0; q < nk; q++) {
-            uint64_t sl = m->slot[k[q].hash & mask];
-            if (sl != 0 && (uint32_t)(sl >> 32) == k[q].hash)
-                __builtin_prefetch(&m->v[(uint32_t)sl - 1]);
+        if (++epoch == 0) {              /* numbers used up: start over */
+            memset(seen, 0, m->nseen * sizeof *seen);
+            epoch = 1;
         }
-        for (size_t q = 0; q < nk; q++) {
-            lent *en = find_or_add(m, k[q].hash, k[q].w, k[q].p, k[q].dinst, k[q].dcyc, k[q].stall, k[q].critical);
-            en->count++;
-            en->waited += k[q].first;
+        nk = (size_t)(exec_keys(insts, nrows, rank, lk + i, x - i, seen, epoch, kb + nk) - kb);
+        i = x;
+        if (nk >= COUNT_BATCH || i == n) {
+            rc = add_keys(m, kb, nk);
+            nk = 0;
         }
     }
-    return 0;
+    m->kb = kb;
+    m->kbcap = kbcap;
+    m->epoch = epoch;
+    return rc;
 }
 
 /* ---- links of one wave ---- */
