@@ -61,11 +61,12 @@ static int fail(const kr_err *err)
 /* The output documents are independent renderings of the same results, so
  * they are built as concurrent tasks (costliest first); each writes only its
  * own buffer, and the bytes never depend on thread timing. */
-enum { R_HTML, R_JSON, R_MD, R_HOT, R_SRC, R_COUNT };
+enum { R_JSON, R_MD, R_HOT, R_SRC, R_COUNT };
 
 /* The outputs as tasks: report.html's parts first (its page and each
  * chart, rep_html_parts; the page and the largest charts are the longest
- * tasks), then the others from R_JSON on. */
+ * tasks, and rep_html_parts_join makes the page of them), then the
+ * others, R_JSON on. */
 typedef struct render_job {
     const an_analysis *const *res;
     const char *const *labels;
@@ -86,7 +87,7 @@ static void render_task(void *ctx, size_t t, int worker)
         (void)rep_html_parts_run(j->parts, t);   /* its result is read by rep_html_parts_join */
         return;
     }
-    size_t i = t - j->nparts + R_JSON;
+    size_t i = t - j->nparts;
     if (!j->want[i])
         return;
     switch (i) {
@@ -263,8 +264,8 @@ int cmd_analyze(int argc, char **argv)
     snprintf(rerun, sizeof rerun, "kreport analyze %s -o OUTPUT_DIR", input);
     rep_meta meta = { kr_path_base(input), ex ? ex->name : NULL, rerun };
     render_job rj = { resp, (const char *const *)labels, ncap, &meta,
-                      { want_html, want_json, want_md, want_csv, want_csv },
-                      { &html, &js, &md, &hot, &src }, {0}, NULL, 0 };
+                      { want_json, want_md, want_csv, want_csv },
+                      { &js, &md, &hot, &src }, {0}, NULL, 0 };
     if (want_html) {
         if (!(rj.parts = rep_html_parts_new(resp, (const char *const *)labels, ncap, &meta))) {
             fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
@@ -273,12 +274,13 @@ int cmd_analyze(int argc, char **argv)
         }
         rj.nparts = rep_html_parts_count(rj.parts);
     }
-    kr_parallel_for(rj.nparts + R_COUNT - R_JSON, ao.threads, render_task, &rj);
+    kr_parallel_for(rj.nparts + R_COUNT, ao.threads, render_task, &rj);
+    int html_rc = 0;
     if (want_html) {
-        rj.rc[R_HTML] = rep_html_parts_join(rj.parts, &html);
+        html_rc = rep_html_parts_join(rj.parts, &html);
         rep_html_parts_free(rj.parts);
     }
-    if (rj.rc[R_HTML] || rj.rc[R_JSON] || rj.rc[R_MD] || rj.rc[R_HOT] || rj.rc[R_SRC]) {
+    if (html_rc || rj.rc[R_JSON] || rj.rc[R_MD] || rj.rc[R_HOT] || rj.rc[R_SRC]) {
         fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
         rc = KR_INTERNAL;
         goto done;
