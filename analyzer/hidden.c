@@ -451,12 +451,23 @@ static int rank_rows(const void *a, const void *b)
 enum { RAW_VALU, RAW_WMMA, RAW_VMEM, RAW_SCAL, TMP, NRAW };
 enum { VALU, WMMA, VMEM, SCAL, MATH, VECTOR, NSETS };
 
-/* Busy list of a token type (pass 1); MATRIX feeds two. The same value
- * names the token's pass-2 list (L_WMMA has none; MATRIX tokens join the
- * L_VALU list: both types take H(valu) and H(wmma), see eval; the tokens
- * of the rest join the L_SCAL list, whose sets vector and scal they take,
- * see eval_scal; L_NONE has none). */
+/* Busy list of a token type (pass 1); MATRIX feeds two, the rest (L_NONE)
+ * none. */
 enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCAL, L_NONE, L_MATRIX, NL };
+
+/* The pass-2 token lists: VALU and MATRIX tokens (both take H(valu) and
+ * H(wmma), see eval), VMEM ones, SALU ones, and those of the rest (H(all),
+ * flagged TOK_ALL). Each comes in two, the second (T_x + 1) for the tokens
+ * pass 1 sorts out, when the scope may take bitmaps (`split`, see scope),
+ * as having no idle before them (clock <= last), for which the bitmap pass
+ * need not look up or read last: a VALU, MATRIX or rest token goes to
+ * T_VALU_N or T_NONE_N, a VMEM or SALU one only with no stall as well, to
+ * T_VMEM_Q or T_SCAL_Q (its candidate without issue is then empty, so it
+ * is H(math) or H(vector) of its issue interval alone, deval_issue).
+ * Without `split` (the walk) the lists are those the walk takes in fewest
+ * steps: every token in the first list of its type, and the rest's in
+ * T_SCAL, whose sets they share (eval_scal). */
+enum { T_VALU, T_VALU_N, T_VMEM, T_VMEM_Q, T_SCAL, T_SCAL_Q, T_NONE, T_NONE_N, NT };
 
 /* A token the per-token pass handles (see scope): the address of its
  * record (whose row is < nrows: tokens without a row add to nothing and
@@ -470,7 +481,7 @@ enum { L_VALU = RAW_VALU, L_WMMA = RAW_WMMA, L_VMEM = RAW_VMEM, L_SCAL = RAW_SCA
  * wave_pass1). Records are 8-byte aligned, so bit 0 is free. */
 typedef uintptr_t wtok;
 #define TOK_MATRIX ((uintptr_t)1)
-#define TOK_ALL TOK_MATRIX           /* in the L_SCAL list: a token of the rest, H(all) */
+#define TOK_ALL TOK_MATRIX           /* in T_SCAL or T_NONE*: a token of the rest, H(all) */
 _Static_assert(_Alignof(kr_inst) >= 2, "a record's address must leave bit 0 free");
 
 /* A run of consecutive quiet VALU records of one wave [first, end), whose
@@ -487,7 +498,7 @@ typedef struct tlist {
 
 /* The sizes of the last scope, per token (see estimate): the busy lists
  * (with their run_ends), the token lists, the segments. */
-enum { H_RAW = 0, H_TL = 4, H_SEGS = H_TL + NL, NHINT };
+enum { H_RAW = 0, H_TL = 4, H_SEGS = H_TL + NT, NHINT };
 
 /* The scope's buffers. Each is allocated when its phase starts and freed
  * when the scope no longer needs it (see scope), so that the peak is that
@@ -499,7 +510,7 @@ typedef struct work {
     size_t nends;
     kr_inst *firsts;                 /* 2 per wave of the scope: see wtok */
     size_t nfirsts;
-    tlist tl[NL];                    /* pass-2 tokens per L_* */
+    tlist tl[NT];                    /* pass-2 tokens per T_* */
     qseg *segs;                      /* pass-3 segments */
     size_t nsegs, segcap;
     size_t hint[NHINT], hint_tokens; /* the last scope's counts and tokens */
@@ -515,7 +526,10 @@ typedef struct work {
  * alike), plus a margin. */
 static size_t estimate(const work *wk, int h, size_t tokens)
 {
-    size_t n = wk->hint_tokens ? (size_t)((double)wk->hint[h] * (double)tokens / (double)wk->hint_tokens) : tokens / 8;
+    /* with no scope before: an eighth of the tokens for each busy list and
+     * each type's pair of token lists */
+    size_t n = wk->hint_tokens ? (size_t)((double)wk->hint[h] * (double)tokens / (double)wk->hint_tokens)
+                               : h >= H_TL && h < H_TL + NT ? tokens / 16 : tokens / 8;
     return n + n / 16 + 512;
 }
 
@@ -547,19 +561,30 @@ typedef struct tokv {
 
 /* Decodes token p; matrix: the list may hold MATRIX tokens (end = s1 for
  * them). last is the end of the record before (clock + cycles), as pass 1
- * computed it (times modular, as there). */
-static inline __attribute__((always_inline)) tokv tok(wtok p, int matrix)
+ * computed it (times modular, as there); noidle: the list's tokens have
+ * clock <= last (lo = clock, the record before is not read). */
+static inline __attribute__((always_inline)) tokv tok_in(wtok p, int matrix, int noidle)
 {
     const kr_inst *r = (const kr_inst *)(matrix ? p & ~TOK_MATRIX : p);
     tokv v;
-    uint32_t st = r->stall, du = r->dur, pst = r[-1].stall, pdu = r[-1].dur;
-    int64_t last = (int64_t)r[-1].time + (pdu > pst ? pdu : pst);
+    uint32_t st = r->stall, du = r->dur;
     v.clock = (int64_t)r->time;
     v.s1 = v.clock + st;
     v.end = matrix && (p & TOK_MATRIX) ? v.s1 : v.clock + (du > st ? du : st);
-    v.lo = last < v.clock ? last : v.clock;
+    if (noidle) {
+        v.lo = v.clock;
+    } else {
+        uint32_t pst = r[-1].stall, pdu = r[-1].dur;
+        int64_t last = (int64_t)r[-1].time + (pdu > pst ? pdu : pst);
+        v.lo = last < v.clock ? last : v.clock;
+    }
     v.row = r->row;
     return v;
+}
+
+static inline __attribute__((always_inline)) tokv tok(wtok p, int matrix)
+{
+    return tok_in(p, matrix, 0);
 }
 
 /* Pass 2 over one token list: t = H(tset) (the second candidate, which
@@ -631,8 +656,8 @@ static NOIPA void eval_own(const wtok *x, const wtok *xend, const iset *own, con
 
 /* SALU and SMEM tokens (as eval_own with own = scal, un = vector) and,
  * flagged TOK_ALL, those of the rest: H(all), all = vector ∪ scal (HU).
- * One list in record order, so both kinds move the same two cursors
- * forward in small steps. */
+ * One list in record order (unless split), so both kinds move the same
+ * two cursors forward in small steps. */
 static NOIPA void eval_scal(const wtok *x, const wtok *xend, const iset *scal, const iset *vector, int64_t *raw)
 {
     walk sw = walk_of(scal), vw = walk_of(vector);
@@ -672,10 +697,9 @@ typedef struct p1 {
     const uint8_t *tab;
     uint32_t nrows;
     ival *lq[4];                     /* where each busy list's next run goes */
-    wtok *tq[NL];                    /* per token list: next free token */
-    const kr_inst *wfirst;           /* the wave's first record, and its begin */
-    int64_t wbegin;
+    wtok *tq[NT];                    /* per token list: next free token */
     int64_t gend;                    /* the largest end (clock + cycles) of a token of the rest */
+    int split;                       /* tokens sorted out to the T_x + 1 lists (see T_VALU) */
     work *wk;
 } p1;
 
@@ -761,9 +785,7 @@ static int room(p1 *p, size_t left, size_t *fitp)
         s->v = v;
         p->lq[k] = s->v + used;
     }
-    for (int l = 0; l < NL; l++) {
-        if (l == L_WMMA || l == L_MATRIX || l == L_NONE)   /* no tokens */
-            continue;
+    for (int l = 0; l < NT; l++) {
         tlist *t = &wk->tl[l];
         size_t used = t->v ? (size_t)(p->tq[l] - t->v) : 0;
         void *v = t->v;
@@ -785,9 +807,11 @@ static int room(p1 *p, size_t left, size_t *fitp)
  * end is continued by the next part's first run, which util() joins to
  * it, see RUN), tokens and segments. pb and span as below, from the record
  * before r or the wave's begin. 0, or 1 when the wave breaks §4.2's order
- * (then the caller starts over unordered). A function of its own so that
- * the compiler keeps the tight loop's state in registers. */
-static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_inst *end, uint64_t pb, uint64_t span)
+ * (then the caller starts over unordered). split: p->split, a constant in
+ * each of wave1_split and wave1_walk, functions of their own so that the
+ * compiler keeps the tight loop's state in registers. */
+static inline __attribute__((always_inline)) int wave1(p1 *p, const kr_inst *r, const kr_inst *end, uint64_t pb,
+                                                       uint64_t span, int split)
 {
     const uint8_t *tab = p->tab;
     qseg *gq = p->wk->segs + p->wk->nsegs;   /* the next segment */
@@ -852,10 +876,12 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
         unsigned m = ROW_M(tab, row);
         int64_t b = clock + st;
         uint32_t cyc = du > st ? du : st, len = cyc - st;
-        pb = (uint64_t)b;
-        span = len;
         /* each step with its list as a constant; the steps with a row (odd)
-         * keep the token */
+         * keep the token. NI: no idle before it (clock <= last, as in
+         * QUIET, with pb and span of the record before), Q: nor stall */
+#define NI ((uint64_t)clock - pb <= span)
+#define Q (st == 0 && NI)
+#define SORT(x_) (split && (x_))
 #define PAIR(l_) do { \
             p->lq[l_]->b = b; \
             p->lq[l_]->e = b + len; \
@@ -864,7 +890,7 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
 #define TOKEN(l_, m_) PUSH(p->tq, l_, x, m_)
         switch (tab[(m << 8) + x->cat]) {   /* the table holds G values only (< 12) */
         case G(L_VALU, 1):                  /* a VALU token with idle or stall */
-            TOKEN(L_VALU, 0);
+            TOKEN(T_VALU + SORT(NI), 0);
             /* fall through */
         case G(L_VALU, 0):
             RUN(ve, vq, b, (int64_t)len);
@@ -874,36 +900,40 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
             RUN(ve, vq, b, 3 * (int64_t)len / 4);
             /* unless quiet (both candidates leave out issue: nothing), the
              * same sets as VALU tokens (pass 2); its H(wmma) leaves out
-             * issue (TOK_MATRIX). Quiet: no stall and no idle (last, the
-             * end of the record before or the wave's begin, >= clock; read
-             * here rather than carried, as this case is rare) */
-            if (st != 0 || (x == p->wfirst ? p->wbegin
-                                           : (int64_t)x[-1].time + (int64_t)(x[-1].dur > x[-1].stall ? x[-1].dur
-                                                                                                    : x[-1].stall)) < clock)
-                TOKEN(L_VALU, TOK_MATRIX);
+             * issue (TOK_MATRIX) */
+            if (!Q)
+                TOKEN(T_VALU + SORT(NI), TOK_MATRIX);
             break;
         case G(L_VMEM, 1):
-            TOKEN(L_VMEM, 0);
+            TOKEN(T_VMEM + SORT(Q), 0);
             /* fall through */
         case G(L_VMEM, 0):
             PAIR(L_VMEM);
             break;
         case G(L_SCAL, 1):
-            TOKEN(L_SCAL, 0);
+            TOKEN(T_SCAL + SORT(Q), 0);
             /* fall through */
         case G(L_SCAL, 0):
             PAIR(L_SCAL);
             break;
         case G(L_NONE, 1):
-            TOKEN(L_SCAL, TOK_ALL);
+            if (split)
+                TOKEN(T_NONE + NI, TOK_ALL);
+            else
+                TOKEN(T_SCAL, TOK_ALL);
             /* the only token whose end is in no busy list (see scope) */
             gend = b + len > gend ? b + len : gend;
             break;
         default:                            /* no list, no token */
             break;
         }
+        pb = (uint64_t)b;
+        span = len;
 #undef PAIR
 #undef TOKEN
+#undef NI
+#undef Q
+#undef SORT
         if (r == end)
             break;
         continue;
@@ -929,6 +959,18 @@ static __attribute__((noinline)) int wave1(p1 *p, const kr_inst *r, const kr_ins
     p->gend = gend;
     p->wk->nsegs = (size_t)(gq - p->wk->segs);
     return 0;
+}
+
+static __attribute__((noinline)) int wave1_split(p1 *p, const kr_inst *r, const kr_inst *end, uint64_t pb,
+                                                 uint64_t span)
+{
+    return wave1(p, r, end, pb, span, 1);
+}
+
+static __attribute__((noinline)) int wave1_walk(p1 *p, const kr_inst *r, const kr_inst *end, uint64_t pb,
+                                                uint64_t span)
+{
+    return wave1(p, r, end, pb, span, 0);
 }
 
 /* Pass 3: quiet VALU tokens inside MFMA busy time (mm = wmma, not
@@ -1032,13 +1074,11 @@ static void first_token(wtok *t, const kr_wave *w, kr_inst *f)
 static int wave_pass1(p1 *p, const kr_wave *w, kr_inst *f)
 {
     const kr_inst *r = w->insts, *end = w->ninsts ? w->insts + w->ninsts : w->insts;
-    size_t fit, at[NL];
+    size_t fit, at[NT];
     if (room(p, w->ninsts, &fit))      /* also the closing slots of an empty wave */
         return KR_INTERNAL;
-    for (int l = 0; l < NL; l++)       /* where the wave's tokens start */
+    for (int l = 0; l < NT; l++)       /* where the wave's tokens start */
         at[l] = p->tq[l] ? (size_t)(p->tq[l] - p->wk->tl[l].v) : 0;
-    p->wfirst = w->insts;
-    p->wbegin = (int64_t)w->begin;
     /* the state before the first record: prev_b "−∞", last the wave's begin */
     uint64_t pb = (uint64_t)INT64_MIN, span = (uint64_t)(int64_t)w->begin - pb;
     while (r < end) {
@@ -1050,11 +1090,11 @@ static int wave_pass1(p1 *p, const kr_wave *w, kr_inst *f)
             pb = r[-1].time + st;
             span = (du > st ? du : st) - st;
         }
-        int rc = wave1(p, r, r + fit, pb, span);
+        int rc = p->split ? wave1_split(p, r, r + fit, pb, span) : wave1_walk(p, r, r + fit, pb, span);
         if (rc)
             return rc;
         if (r == w->insts)             /* the first record's token, if any, is the first in its list */
-            for (int l = 0; l < NL; l++) {
+            for (int l = 0; l < NT; l++) {
                 wtok *t = p->tq[l] ? p->wk->tl[l].v + at[l] : NULL;
                 if (t && t < p->tq[l] && (const kr_inst *)(*t & ~TOK_MATRIX) == w->insts)
                     first_token(t, w, f);
@@ -1088,7 +1128,7 @@ typedef struct dframe {
  * before it. */
 typedef struct dpt {
     size_t k;
-    uint64_t below;
+    uint64_t below;                  /* the mask of those bits; dpoint_n: their number */
 } dpt;
 
 static inline __attribute__((always_inline)) dpt dpoint(dframe f, int64_t x)
@@ -1098,6 +1138,15 @@ static inline __attribute__((always_inline)) dpt dpoint(dframe f, int64_t x)
     uint64_t d = (uint64_t)x - (uint64_t)f.base;
     d = d < f.lim ? d : f.lim;
     return (dpt){(size_t)(d >> 6), (UINT64_C(1) << (d & 63)) - 1};
+}
+
+/* The same with the number of the bits before x instead of their mask,
+ * for the bzhi instruction (the popcnt variant, below). */
+static inline __attribute__((always_inline)) dpt dpoint_n(dframe f, int64_t x)
+{
+    uint64_t d = (uint64_t)x - (uint64_t)f.base;
+    d = d < f.lim ? d : f.lim;
+    return (dpt){(size_t)(d >> 6), d & 63};
 }
 
 /* The bitmap functions are not inlined into scope(), so that each loop
@@ -1155,21 +1204,25 @@ static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int
 }
 
 /* The bitmap phases twice: for any CPU, and for an x86-64 one with the
- * popcnt and pclmul instructions (without popcnt a population count is a
- * libgcc call; pclmul makes the fill's prefix XOR one instruction); the
- * accumulator takes the one the CPU runs (an_hidden_acc_new). */
+ * popcnt, pclmul and bmi2 instructions (without popcnt a population count
+ * is a libgcc call; pclmul makes the fill's prefix XOR one instruction,
+ * bzhi a lookup's mask); the accumulator takes the one the CPU runs
+ * (an_hidden_acc_new). */
 #define DN(name_) name_##_generic
 #define DENSE_TARGET
 #define DENSE_CLMUL 0
+#define DPOINT dpoint
 #include "analyzer/hidden_dense.inc"
 #undef DN
 #undef DENSE_TARGET
 #undef DENSE_CLMUL
+#undef DPOINT
 #if HIDDEN_POPCNT
 #include <immintrin.h>
 #define DN(name_) name_##_popcnt
-#define DENSE_TARGET __attribute__((target("popcnt,pclmul")))
+#define DENSE_TARGET __attribute__((target("popcnt,pclmul,bmi2")))
 #define DENSE_CLMUL 1
+#define DPOINT dpoint_n
 #include "analyzer/hidden_dense.inc"
 #undef DN
 #undef DENSE_TARGET
@@ -1182,10 +1235,9 @@ static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int
  * as runs and sorts the tokens: a "quiet" VALU token (no idle before it,
  * no stall) has an all-zero "issue = 0" candidate, so its result is
  * H(wmma) — its issue interval inside MFMA busy time — and a quiet MATRIX
- * token has nothing; every other token with a row goes to the list of its
- * type (as its record's address, see wtok; the rest join the SALU list,
- * which takes the same sets, see eval_scal), and the quiet VALU tokens are
- * noted as segments of consecutive records. Then, one token type at a
+ * token has nothing; every other token with a row goes to a list of its
+ * type (as its record's address, see wtok; which list: see T_VALU), and
+ * the quiet VALU tokens are noted as segments of consecutive records. Then, one token type at a
  * time, the sets it needs are built (util, uni), its tokens are evaluated
  * with the §8.4 table (pass 2) and what no later step reads is freed:
  * valu and wmma serve the VALU tokens and pass 3 (the overlap of each
@@ -1228,8 +1280,8 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     for (int k = RAW_VALU; k <= RAW_SCAL; k++)
         if (reserve(&rl[k], estimate(wk, H_RAW + k, tokens) + nw))      /* and a run_end per wave */
             return KR_INTERNAL;
-    for (int l = 0; l < NL; l++)
-        if (l != L_WMMA && l != L_MATRIX && l != L_NONE && reserve_tl(&tl[l], estimate(wk, H_TL + l, tokens)))
+    for (int l = 0; l < NT; l++)
+        if (reserve_tl(&tl[l], estimate(wk, H_TL + l, tokens)))
             return KR_INTERNAL;
     size_t ns = estimate(wk, H_SEGS, tokens);
     if (wk->segcap < ns) {
@@ -1242,14 +1294,36 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     size_t ln[4];                         /* the lists' lengths */
     const uint32_t nrows = (uint32_t)c->nrows;
     int ordered = 1;                      /* every wave follows §4.2 (so its times and begins are sorted) */
+    /* The span of the points passes 2 and 3 look up (see frame_of): with
+     * the order of §4.2, none is before a wave's begin or first clock;
+     * none is after the end of a token (clock + cycles), which is the end
+     * of its pair in a busy list (so not after that list's util() end),
+     * but for the tokens of the rest (no pair), whose largest end pass 1
+     * keeps (gend). Out of order, the loop below finds both. */
+    int64_t qlo = INT64_MAX, qclock = INT64_MIN;   /* qclock: the last clock */
+    for (size_t o = lo; o < hi; o++) {
+        const kr_wave *w = &c->waves[order[o]];
+        int64_t b = (int64_t)w->begin;
+        if (w->ninsts && (int64_t)w->insts[0].time < b)
+            b = (int64_t)w->insts[0].time;
+        qlo = b < qlo ? b : qlo;
+        if (w->ninsts && (int64_t)w->insts[w->ninsts - 1].time > qclock)
+            qclock = (int64_t)w->insts[w->ninsts - 1].time;
+    }
+    /* Bitmaps are possible only when the frame of [qlo, qclock], which
+     * the scope's frame contains, is small enough (see below): only then
+     * does pass 1 sort tokens out for them (see T_VALU). */
+    dframe f;
     p1 cx;
+    cx.split = wk->method == AN_HIDDEN_BITMAP || wk->method == AN_HIDDEN_BITMAP_PORTABLE ||
+               (wk->method == AN_HIDDEN_AUTO && frame_of(NULL, tokens, 0, qlo, qclock, &f));
     cx.tab = tab;
     cx.nrows = nrows;
     cx.gend = INT64_MIN;
     cx.wk = wk;
     for (int k = 0; k < 4; k++)
         cx.lq[k] = rl[k].v;
-    for (int l = 0; l < NL; l++)
+    for (int l = 0; l < NT; l++)
         cx.tq[l] = tl[l].v;
     wk->nsegs = 0;
     for (size_t o = lo; o < hi; o++) {
@@ -1267,24 +1341,12 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     for (int k = 0; k < 4; k++)
         ln[k] = (size_t)(cx.lq[k] - rl[k].v);
     wtok **tq = cx.tq;
-    /* The span of the points passes 2 and 3 look up (see frame_of): with
-     * the order of §4.2, none is before a wave's begin or first clock;
-     * none is after the end of a token (clock + cycles), which is the end
-     * of its pair in a busy list (so not after that list's util() end),
-     * but for the tokens of the rest (no pair), whose largest end pass 1
-     * keeps (gend). Out of order, the loop below finds both. */
-    int64_t qlo = INT64_MAX, qhi = cx.gend, qclock = INT64_MIN;   /* qclock: the last clock */
-    for (size_t o = lo; o < hi && ordered; o++) {
-        const kr_wave *w = &c->waves[order[o]];
-        int64_t b = (int64_t)w->begin;
-        if (w->ninsts && (int64_t)w->insts[0].time < b)
-            b = (int64_t)w->insts[0].time;
-        qlo = b < qlo ? b : qlo;
-        if (w->ninsts && (int64_t)w->insts[w->ninsts - 1].time > qclock)
-            qclock = (int64_t)w->insts[w->ninsts - 1].time;
-    }
+    int64_t qhi = cx.gend;
     if (!ordered) {                       /* every pair to util(), sorted whole; every token to pass 2 */
-        size_t need[4] = {0, 0, 0, 0}, ntok[NL] = {0};
+        /* every token to the first list of its type (the rest: see T_VALU) */
+        const uint8_t tlist_of[NL] = {[L_VALU] = T_VALU, [L_VMEM] = T_VMEM, [L_SCAL] = T_SCAL,
+                                      [L_NONE] = cx.split ? T_NONE : T_SCAL, [L_MATRIX] = T_VALU};
+        size_t need[4] = {0, 0, 0, 0}, ntok[NT] = {0};
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
             for (size_t i = 0; i < w->ninsts; i++) {
@@ -1297,18 +1359,18 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
                 } else if (l < L_NONE) {
                     need[l]++;
                 }
-                ntok[l == L_MATRIX ? L_VALU : l == L_NONE ? L_SCAL : l] += row < nrows;
+                ntok[tlist_of[l]] += row < nrows;
             }
         }
         for (int k = 0; k < 4; k++)
             if (reserve(&rl[k], need[k] + 1))     /* and util()'s run_end */
                 return KR_INTERNAL;
-        for (int l = 0; l < NL; l++)
+        for (int l = 0; l < NT; l++)
             if (reserve_tl(&tl[l], ntok[l]))
                 return KR_INTERNAL;
         ival *lp[4] = {rl[RAW_VALU].v, rl[RAW_WMMA].v, rl[RAW_VMEM].v, rl[RAW_SCAL].v};
         memset(ln, 0, sizeof ln);
-        for (int l = 0; l < NL; l++)
+        for (int l = 0; l < NT; l++)
             tq[l] = tl[l].v;
         for (size_t o = lo; o < hi; o++) {
             const kr_wave *w = &c->waves[order[o]];
@@ -1333,13 +1395,10 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
                     lp[k][ln[k]++].e = b + (l == L_MATRIX ? 3 * len / 4 : len);
                 }
                 if (row < nrows) {   /* a MATRIX token's H(wmma) leaves out issue */
-                    if (k == L_NONE)
-                        PUSH(tq, L_SCAL, r, TOK_ALL);
-                    else
-                        PUSH(tq, k, r, l == L_MATRIX ? TOK_MATRIX : 0);
-                    unsigned kt = k == L_NONE ? L_SCAL : k;
+                    unsigned t = tlist_of[l];
+                    PUSH(tq, t, r, l == L_MATRIX ? TOK_MATRIX : l == L_NONE ? TOK_ALL : 0);
                     if (i == 0)
-                        first_token(tq[kt] - 1, w, &wk->firsts[2 * (o - lo)]);
+                        first_token(tq[t] - 1, w, &wk->firsts[2 * (o - lo)]);
                 }
             }
         }
@@ -1353,7 +1412,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
                 rl[k].cap = ln[k] + 1;
             }
         }
-    for (int l = 0; l < NL; l++) {
+    for (int l = 0; l < NT; l++) {
         size_t n = tq[l] ? (size_t)(tq[l] - tl[l].v) : 0;
         if (tl[l].v && slack(tl[l].cap, n + 1)) {
             wtok *v = realloc(tl[l].v, (n + 1) * sizeof *v);
@@ -1376,7 +1435,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
         rl[k].n = ln[k];
         wk->hint[H_RAW + k] = ln[k];
     }
-    for (int l = 0; l < NL; l++)
+    for (int l = 0; l < NT; l++)
         wk->hint[H_TL + l] = tq[l] ? (size_t)(tq[l] - tl[l].v) : 0;
     wk->hint[H_SEGS] = wk->nsegs;
 
@@ -1386,9 +1445,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
      * they are built one at a time, below): it spans the last clock at
      * least (out of order, qhi is exact already). */
     int64_t qlow = ordered ? (qclock > qhi ? qclock : qhi) : qhi;
-    dframe f;
-    if (wk->method == AN_HIDDEN_BITMAP || wk->method == AN_HIDDEN_BITMAP_PORTABLE ||
-        (wk->method == AN_HIDDEN_AUTO && frame_of(NULL, tokens, 0, qlo, qlow, &f))) {
+    if (cx.split && (wk->method != AN_HIDDEN_AUTO || frame_of(NULL, tokens, 0, qlo, qlow, &f))) {
         /* all four busy sets first: their span decides the form */
         for (int k = RAW_VALU; k <= RAW_SCAL; k++)
             if (UTIL(k))
@@ -1411,8 +1468,10 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     /* VALU (and MATRIX) tokens: H(wmma), H(valu) */
     if (!sets[VALU].v && UTIL(RAW_VALU))
         return KR_INTERNAL;
-    eval_valu(tl[L_VALU].v, tq[L_VALU], &sets[WMMA], &sets[VALU], raw);
-    drop_tl(&tl[L_VALU]);
+    eval_valu(tl[T_VALU].v, tq[T_VALU], &sets[WMMA], &sets[VALU], raw);
+    eval_valu(tl[T_VALU_N].v, tq[T_VALU_N], &sets[WMMA], &sets[VALU], raw);
+    drop_tl(&tl[T_VALU]);
+    drop_tl(&tl[T_VALU_N]);
     if (uni(&sets[VALU], &sets[WMMA], &sets[MATH]))
         return KR_INTERNAL;
     fit_set(&sets[MATH]);
@@ -1421,8 +1480,10 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     /* VMEM, LDS, FLAT tokens: H(vmem), H(math) */
     if (!sets[VMEM].v && UTIL(RAW_VMEM))
         return KR_INTERNAL;
-    eval_own(tl[L_VMEM].v, tq[L_VMEM], &sets[VMEM], &sets[MATH], raw);
-    drop_tl(&tl[L_VMEM]);
+    eval_own(tl[T_VMEM].v, tq[T_VMEM], &sets[VMEM], &sets[MATH], raw);
+    eval_own(tl[T_VMEM_Q].v, tq[T_VMEM_Q], &sets[VMEM], &sets[MATH], raw);
+    drop_tl(&tl[T_VMEM]);
+    drop_tl(&tl[T_VMEM_Q]);
     if (uni(&sets[MATH], &sets[VMEM], &sets[VECTOR]))
         return KR_INTERNAL;
     fit_set(&sets[VECTOR]);
@@ -1432,8 +1493,12 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     if (!sets[SCAL].v && UTIL(RAW_SCAL))
         return KR_INTERNAL;
     /* and the rest: H(all), all = vector ∪ scal not built */
-    eval_scal(tl[L_SCAL].v, tq[L_SCAL], &sets[SCAL], &sets[VECTOR], raw);
-    drop_tl(&tl[L_SCAL]);
+    for (int l = T_SCAL; l <= T_NONE_N; l++)
+        eval_scal(tl[l].v, tq[l], &sets[SCAL], &sets[VECTOR], raw);
+    drop_tl(&tl[T_SCAL]);
+    drop_tl(&tl[T_SCAL_Q]);
+    drop_tl(&tl[T_NONE]);
+    drop_tl(&tl[T_NONE_N]);
     drop_set(&sets[VECTOR]);
     drop_set(&sets[SCAL]);
 #undef UTIL
@@ -1494,7 +1559,7 @@ an_hidden_acc *an_hidden_acc_new(const kr_capture *c)
         return NULL;
     a->nrows = c->nrows;
 #if HIDDEN_POPCNT
-    a->wk.popcnt = CPU_FEATURE_ACTIVE(POPCNT) && CPU_FEATURE_ACTIVE(PCLMULQDQ);
+    a->wk.popcnt = CPU_FEATURE_ACTIVE(POPCNT) && CPU_FEATURE_ACTIVE(PCLMULQDQ) && CPU_FEATURE_ACTIVE(BMI2);
 #endif
     a->tab = calloc(TAB_ROWS + 1 + nr, 1);
     a->raw = calloc(3 * nr, sizeof *a->raw);
@@ -1551,7 +1616,7 @@ void an_hidden_acc_free(an_hidden_acc *a)
     free(a->wk.ends);
     free(a->wk.firsts);
     free(a->wk.segs);
-    for (int l = 0; l < NL; l++)
+    for (int l = 0; l < NT; l++)
         free(a->wk.tl[l].v);
     free(a->tab);
     free(a->raw);

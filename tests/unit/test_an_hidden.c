@@ -757,6 +757,32 @@ static void test_scope_sizes(void)
     free(recs);
 }
 
+/* The sums of the SIMD 0 .. nsimd − 1 scopes of SE 0 by the reference
+ * (rv_scope) equal the result before clamping (c's rows get room enough);
+ * the result has nsimd scopes, and bitmaps of them on bitmaps unless
+ * bitmaps < 0. */
+static void check_unclamped(kr_capture *c, int nsimd, long bitmaps)
+{
+    for (size_t r = 1; r < RV_NPROG; r++) {
+        c->rows[r].idle += 100000000;
+        c->rows[r].stall += 100000000;
+        c->rows[r].latency += 200000000;
+    }
+    int64_t *raw = calloc(3 * RV_NPROG, sizeof *raw);
+    T_CHECK(raw != NULL);
+    for (int simd = 0; simd < nsimd; simd++)
+        rv_scope(c, 0, (uint32_t)simd, raw);
+    an_hidden h;
+    T_EQ_I64(compute(c, &h), 0);
+    T_EQ_U64(h.scopes, (uint64_t)nsimd);
+    if (bitmaps >= 0)
+        T_EQ_U64(h.bitmap_scopes, (uint64_t)bitmaps);
+    if (raw)
+        rv_unclamped(&h, raw);
+    an_hidden_free(&h);
+    free(raw);
+}
+
 /* A scope whose records are far apart in time (two waves, a record every
  * 50,000 cycles: a span of 10 M cycles, 156,000 blocks of 64 for 400
  * records) is walked under AUTO, while a compact scope beside it takes
@@ -787,24 +813,46 @@ static void test_sparse_span(void)
     };
     kr_capture c;
     tb_build(&c, 9, rv_prog, RV_NPROG, w, 3);
-    for (size_t r = 1; r < RV_NPROG; r++) {
-        c.rows[r].idle += 100000000;
-        c.rows[r].stall += 100000000;
-        c.rows[r].latency += 200000000;
+    check_unclamped(&c, 2, g_method == AN_HIDDEN_AUTO ? 1 : -1);
+    tb_free(&c);
+    free(recs);
+}
+
+/* A scope whose clocks are compact but whose last token, an s_nop of the
+ * rest, ends 5,000,000 cycles later: under AUTO, pass 1 sorts the tokens
+ * out for bitmaps (the frame of the first and last clocks, 42 blocks, is
+ * small) but the frame with that end (78,167 blocks) is not, so the sorted
+ * lists are walked (T_VALU in hidden.c). Every kind of token occurs with
+ * and without idle or stall: VALU, MFMA, VMEM, SALU, SMEM and the rest.
+ * The sums equal the reference under every method. */
+static void test_split_walk(void)
+{
+    enum { N = 300 };
+    static const uint8_t cat[] = {KR_CAT_VALU, KR_CAT_SALU, KR_CAT_VMEM, KR_CAT_IMMED, KR_CAT_VALU, KR_CAT_SMEM,
+                                  KR_CAT_VALU, KR_CAT_LDS};
+    static const uint32_t line[] = {1, 5, 4, 10, 3, 9, 1, 8};
+    tb_rec *recs = calloc(2 * N, sizeof *recs);
+    T_CHECK(recs != NULL);
+    if (!recs)
+        return;
+    for (size_t wv = 0; wv < 2; wv++) {
+        uint64_t t = 100 + 3 * wv;
+        for (size_t i = 0; i < N; i++) {
+            size_t k = (i * 5 + wv) % 8;
+            uint32_t stall = i % 3 == 0 ? (uint32_t)(i % 7) : 0, dur = 6 + (uint32_t)(i % 5);
+            recs[wv * N + i] = (tb_rec){t, cat[k], stall, dur > stall ? dur : stall, line[k]};
+            /* the next clock: at the end (no idle) or, every fourth, 3 later */
+            t += (dur > stall ? dur : stall) + (i % 4 == 3 ? 3 : 0);
+        }
     }
-    int64_t *raw = calloc(3 * RV_NPROG, sizeof *raw);
-    T_CHECK(raw != NULL);
-    rv_scope(&c, 0, 0, raw);
-    rv_scope(&c, 0, 1, raw);
-    an_hidden h;
-    T_EQ_I64(compute(&c, &h), 0);
-    T_EQ_U64(h.scopes, 2);
-    if (g_method == AN_HIDDEN_AUTO)
-        T_EQ_U64(h.bitmap_scopes, 1);
-    if (raw)
-        rv_unclamped(&h, raw);
-    an_hidden_free(&h);
-    free(raw);
+    recs[2 * N - 1] = (tb_rec){recs[2 * N - 2].time + 12, KR_CAT_IMMED, 0, 5000000, 10};
+    tb_wave w[2] = {
+        {0, 0, 0, 90, recs[N - 1].time + 20, recs, N},
+        {0, 0, 1, 95, recs[2 * N - 1].time + 5000000, recs + N, N},
+    };
+    kr_capture c;
+    tb_build(&c, 9, rv_prog, RV_NPROG, w, 2);
+    check_unclamped(&c, 1, g_method == AN_HIDDEN_AUTO || g_method == AN_HIDDEN_WALK ? 0 : 1);
     tb_free(&c);
     free(recs);
 }
@@ -914,6 +962,7 @@ int main(void)
         test_quiet_matrix_run();
         test_scope_sizes();
         test_sparse_span();
+        test_split_walk();
         test_frame_edges();
         test_hub();
     }
