@@ -1019,11 +1019,14 @@ static int slack(size_t cap, size_t n)
     return cap - n > n / 8 + 512;
 }
 
-static void drop_tl(tlist *t)
+/* The token lists tl[from .. to], once evaluated. */
+static void drop_tls(tlist *tl, int from, int to)
 {
-    free(t->v);
-    t->v = NULL;
-    t->cap = 0;
+    for (int l = from; l <= to; l++) {
+        free(tl[l].v);
+        tl[l].v = NULL;
+        tl[l].cap = 0;
+    }
 }
 
 /* The segments, once pass 3 has read them. */
@@ -1131,12 +1134,18 @@ typedef struct dpt {
     uint64_t below;                  /* the mask of those bits; dpoint_n: their number */
 } dpt;
 
+/* x's offset in the frame. x is in the frame (frame_of); the bound only
+ * keeps a broken invariant within the blocks (a point before base wraps
+ * above lim). */
+static inline __attribute__((always_inline)) uint64_t doffset(dframe f, int64_t x)
+{
+    uint64_t d = (uint64_t)x - (uint64_t)f.base;
+    return d < f.lim ? d : f.lim;
+}
+
 static inline __attribute__((always_inline)) dpt dpoint(dframe f, int64_t x)
 {
-    /* x is in the frame (frame_of); the bound only keeps a broken
-     * invariant within the blocks (a point before base wraps above lim) */
-    uint64_t d = (uint64_t)x - (uint64_t)f.base;
-    d = d < f.lim ? d : f.lim;
+    uint64_t d = doffset(f, x);
     return (dpt){(size_t)(d >> 6), (UINT64_C(1) << (d & 63)) - 1};
 }
 
@@ -1144,8 +1153,7 @@ static inline __attribute__((always_inline)) dpt dpoint(dframe f, int64_t x)
  * for the bzhi instruction (the popcnt variant, below). */
 static inline __attribute__((always_inline)) dpt dpoint_n(dframe f, int64_t x)
 {
-    uint64_t d = (uint64_t)x - (uint64_t)f.base;
-    d = d < f.lim ? d : f.lim;
+    uint64_t d = doffset(f, x);
     return (dpt){(size_t)(d >> 6), d & 63};
 }
 
@@ -1179,8 +1187,9 @@ static inline __attribute__((always_inline)) dpt dpoint_n(dframe f, int64_t x)
  * while they stay in the cache: analyze of the synthetic 1 GB bench
  * bundle (a block per four records, 180,000 blocks a scope) took over a
  * third more CPU time on them than walked, the hub captures (a block per
- * eight to twelve records, 850 blocks) less. The three bitmaps then take at most 24 bytes a record
- * beyond 12 KB. sets NULL: the frame of [qlo, qhi] alone. */
+ * eight to twelve records, 850 blocks) less. The three bitmaps then take
+ * at most 24 bytes a record beyond 12 KB. sets NULL: the frame of [qlo,
+ * qhi] alone. */
 static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int64_t qhi, dframe *f)
 {
     int64_t lo = qlo, hi = qhi;
@@ -1227,6 +1236,7 @@ static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int
 #undef DN
 #undef DENSE_TARGET
 #undef DENSE_CLMUL
+#undef DPOINT
 #endif
 
 /* Hidden cycles of one scope (waves order[lo..hi)) added to raw[3 * row].
@@ -1237,8 +1247,9 @@ static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int
  * H(wmma) — its issue interval inside MFMA busy time — and a quiet MATRIX
  * token has nothing; every other token with a row goes to a list of its
  * type (as its record's address, see wtok; which list: see T_VALU), and
- * the quiet VALU tokens are noted as segments of consecutive records. Then, one token type at a
- * time, the sets it needs are built (util, uni), its tokens are evaluated
+ * the quiet VALU tokens are noted as segments of consecutive records.
+ * Then, one token type at a time, the sets it needs are built (util,
+ * uni), its tokens are evaluated
  * with the §8.4 table (pass 2) and what no later step reads is freed:
  * valu and wmma serve the VALU tokens and pass 3 (the overlap of each
  * quiet VALU token with the wmma intervals, skipping whole segments far
@@ -1470,8 +1481,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
         return KR_INTERNAL;
     eval_valu(tl[T_VALU].v, tq[T_VALU], &sets[WMMA], &sets[VALU], raw);
     eval_valu(tl[T_VALU_N].v, tq[T_VALU_N], &sets[WMMA], &sets[VALU], raw);
-    drop_tl(&tl[T_VALU]);
-    drop_tl(&tl[T_VALU_N]);
+    drop_tls(tl, T_VALU, T_VALU_N);
     if (uni(&sets[VALU], &sets[WMMA], &sets[MATH]))
         return KR_INTERNAL;
     fit_set(&sets[MATH]);
@@ -1482,8 +1492,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
         return KR_INTERNAL;
     eval_own(tl[T_VMEM].v, tq[T_VMEM], &sets[VMEM], &sets[MATH], raw);
     eval_own(tl[T_VMEM_Q].v, tq[T_VMEM_Q], &sets[VMEM], &sets[MATH], raw);
-    drop_tl(&tl[T_VMEM]);
-    drop_tl(&tl[T_VMEM_Q]);
+    drop_tls(tl, T_VMEM, T_VMEM_Q);
     if (uni(&sets[MATH], &sets[VMEM], &sets[VECTOR]))
         return KR_INTERNAL;
     fit_set(&sets[VECTOR]);
@@ -1495,10 +1504,7 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     /* and the rest: H(all), all = vector ∪ scal not built */
     for (int l = T_SCAL; l <= T_NONE_N; l++)
         eval_scal(tl[l].v, tq[l], &sets[SCAL], &sets[VECTOR], raw);
-    drop_tl(&tl[T_SCAL]);
-    drop_tl(&tl[T_SCAL_Q]);
-    drop_tl(&tl[T_NONE]);
-    drop_tl(&tl[T_NONE_N]);
+    drop_tls(tl, T_SCAL, T_NONE_N);
     drop_set(&sets[VECTOR]);
     drop_set(&sets[SCAL]);
 #undef UTIL

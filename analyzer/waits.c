@@ -504,9 +504,8 @@ static const kr_inst *skip_lines(const kr_inst *rec, const kr_inst *last, const 
 }
 
 /* The placement of an_waits_place with the tables of f: the links in out
- * (out->n reset first); with m, they are instead counted into m in
- * batches of whole executions as they are placed (count_links, rank per
- * row; out then holds the last batch). */
+ * (out->n reset first), and with m also counted into m (count_links, rank
+ * per row). */
 static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_entry *waits, size_t nwaits,
                  const uint32_t *producers, lvec *out, uint64_t *unplaced, lmap *m, const uint8_t *rank)
 {
@@ -618,12 +617,6 @@ static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_
                     e++;
                 }
             }
-            if (m && (size_t)(o - out->v) >= COUNT_BATCH) {   /* a batch of whole executions */
-                rc = count_links(m, insts, nrows, rank, out->v, (size_t)(o - out->v));
-                o = out->v;
-                if (rc)
-                    break;
-            }
             continue;
         }
         if (nd & 1) {                    /* queue the execution */
@@ -636,7 +629,7 @@ static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_
         }
     }
     out->n = (size_t)(o - out->v);
-    if (m && !rc)                        /* the last batch (see count_links) */
+    if (m && !rc)                        /* out holds every link already (nprod); count_links batches them */
         rc = count_links(m, insts, nrows, rank, out->v, out->n);
     for (size_t k = e; k < nwaits; k++)   /* no execution of the wait left */
         lost += waits[k].n;
