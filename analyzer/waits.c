@@ -32,14 +32,33 @@ const char *an_links_source_id(an_links_source s)
  * on the order the waves come in. At the end the table gives the per-row
  * sums and the samples the order statistics need (see "finishing"). */
 
+/* A distinct link, 32 bytes: its key in three words (so a lookup compares
+ * three words and the hash mixes three) and its counts. The critical flag
+ * is dcyc's top bit: cycles are at most 2^63 − 1 (bundle/load_wave.c), so
+ * a distance between two of them is too. A count that would pass
+ * WAITS_COUNT_MAX starts a second entry of the same key (see find_or_add). */
 typedef struct lent {
-    uint32_t w, p;                   /* wait row, producer row */
-    uint64_t dinst, dcyc, stall;
-    uint32_t critical;               /* 0 or 1 */
-    uint32_t hash;                   /* hash_of the key, kept for growing the index */
-    uint64_t count;                  /* links */
-    uint64_t waited;                 /* of them, the first of their row in their wait execution */
+    uint64_t wp;                     /* wait row << 32 | producer row */
+    uint64_t ds;                     /* dinst << 32 | stall of the wait */
+    uint64_t dc;                     /* dcyc | critical << 63 */
+    uint32_t count;                  /* links */
+    uint32_t waited;                 /* of them, the first of their row in their wait execution */
 } lent;
+
+#define CRIT_BIT (1ull << 63)
+
+/* The largest count of an entry (a test build lowers it, so that the path
+ * a full count takes runs on small inputs). */
+#ifndef WAITS_COUNT_MAX
+#define WAITS_COUNT_MAX UINT32_MAX
+#endif
+
+static inline uint32_t l_w(const lent *l) { return (uint32_t)(l->wp >> 32); }
+static inline uint32_t l_p(const lent *l) { return (uint32_t)l->wp; }
+static inline uint64_t l_dinst(const lent *l) { return l->ds >> 32; }
+static inline uint64_t l_stall(const lent *l) { return (uint32_t)l->ds; }
+static inline uint64_t l_dcyc(const lent *l) { return l->dc & ~CRIT_BIT; }
+static inline int l_crit(const lent *l) { return (int)(l->dc >> 63); }
 
 /* The distinct links in order of arrival (v[0 .. n), dense, so the pages
  * touched follow the links, and a merge or the finish reads no empty
@@ -47,27 +66,23 @@ typedef struct lent {
  * (index + 1), 0 empty (8 bytes a slot; a miss on the hash does not read
  * the entry). After a merge a key may be in the tables of several
  * accumulators (see an_waits_acc_merge). */
-typedef struct lkey lkey;
 typedef struct lmap {
     lent *v;
     size_t n, vcap;
     uint64_t *slot;
     size_t cap;                      /* a power of two, or 0 before the first link */
-    lkey *kb;                        /* scratch: the keys of one batch of links (count_links) */
-    size_t kbcap;
     uint32_t *seen;                  /* scratch: per row, the last execution that linked it */
     size_t nseen;
     uint32_t epoch;                  /* that execution's number (0: none) */
 } lmap;
 
-/* The key fields multiplied by odd constants, folded (one multiply per
- * field, then a final mix of the high bits into the low ones). */
-static inline uint32_t hash_of(uint32_t w, uint32_t p, uint64_t dinst, uint64_t dcyc, uint64_t stall, uint32_t critical)
+/* The key's words multiplied by odd constants, folded (one multiply per
+ * word, then a final mix of the high bits into the low ones). */
+static inline uint32_t hash_of(uint64_t wp, uint64_t ds, uint64_t dc)
 {
-    uint64_t h = ((uint64_t)w << 32 | p) * 0x9e3779b97f4a7c15ull;
-    h ^= dinst * 0xc2b2ae3d27d4eb4full;
-    h ^= dcyc * 0x165667b19e3779f9ull;
-    h ^= (stall << 1 | critical) * 0xff51afd7ed558ccdull;
+    uint64_t h = wp * 0x9e3779b97f4a7c15ull;
+    h ^= ds * 0xc2b2ae3d27d4eb4full;
+    h ^= dc * 0x165667b19e3779f9ull;
     h ^= h >> 32;
     h *= 0xc4ceb9fe1a85ec53ull;
     return (uint32_t)(h >> 32);
@@ -75,7 +90,7 @@ static inline uint32_t hash_of(uint32_t w, uint32_t p, uint64_t dinst, uint64_t 
 
 /* Room for `more` new links: the index at most 3/4 full (a new index of
  * at least 4096 slots, 32 KB, or twice the old, rebuilt from the entries)
- * and the entries' array grown by half when full (from 8192 entries: its
+ * and the entries' array grown by half when full (from 4096 entries: its
  * pages are touched only as links come, so a generous start costs nothing
  * and saves copies, also when a merge appends another array). */
 static int grow_for(lmap *m, size_t more)
@@ -90,7 +105,8 @@ static int grow_for(lmap *m, size_t more)
             return KR_INTERNAL;
         size_t mask = cap - 1;
         for (size_t k = 0; k < m->n; k++) {    /* every entry: the first empty slot (no lookup) */
-            uint64_t h = m->v[k].hash;
+            const lent *e = &m->v[k];
+            uint64_t h = hash_of(e->wp, e->ds, e->dc);
             size_t j = (size_t)h & mask;
             while (slot[j] != 0)
                 j = (j + 1) & mask;
@@ -101,7 +117,7 @@ static int grow_for(lmap *m, size_t more)
         m->cap = cap;
     }
     if (need > m->vcap) {
-        size_t vcap = m->vcap ? m->vcap + m->vcap / 2 : 8192;
+        size_t vcap = m->vcap ? m->vcap + m->vcap / 2 : 4096;
         if (vcap < need)
             vcap = need;
         lent *v = realloc(m->v, vcap * sizeof *v);
@@ -123,66 +139,52 @@ static void lmap_free(lmap *m)
 {
     free(m->v);
     free(m->slot);
-    free(m->kb);
     free(m->seen);
     memset(m, 0, sizeof *m);
 }
 
-/* The entry of key k with hash h, added with zero counts when new (room
- * reserved: see reserve). */
-static inline lent *find_or_add(lmap *m, uint32_t h, uint32_t w, uint32_t p, uint64_t dinst, uint64_t dcyc,
-                                uint64_t stall, uint32_t critical)
+/* The entry of key (wp, ds, dc), added with zero counts when new (room
+ * reserved: see reserve). A found entry whose count is full is left as it
+ * is: a new one of the same key takes its slot (the finish adds up the
+ * entries of a key, see an_waits_acc_merge). */
+static inline lent *find_or_add(lmap *m, uint64_t wp, uint64_t ds, uint64_t dc)
 {
-    size_t mask = m->cap - 1, at = (size_t)h & mask;
+    const uint32_t h = hash_of(wp, ds, dc);
+    const size_t mask = m->cap - 1;
+    size_t at = (size_t)h & mask;
     for (;; at = (at + 1) & mask) {
         uint64_t s = m->slot[at];
-        if (s == 0) {
-            lent *e = &m->v[m->n];
-            e->w = w;
-            e->p = p;
-            e->dinst = dinst;
-            e->dcyc = dcyc;
-            e->stall = stall;
-            e->critical = critical;
-            e->hash = h;
-            e->count = e->waited = 0;
-            m->slot[at] = (uint64_t)h << 32 | (uint64_t)(++m->n);
-            return e;
-        }
+        if (s == 0)
+            break;
         if ((uint32_t)(s >> 32) == h) {
             lent *e = &m->v[(uint32_t)s - 1];
-            if (e->w == w && e->p == p && e->dinst == dinst && e->dcyc == dcyc && e->stall == stall &&
-                e->critical == critical)
-                return e;
+            if (e->wp == wp && e->ds == ds && e->dc == dc) {
+                if (e->count != WAITS_COUNT_MAX)
+                    return e;
+                break;                   /* full: a new entry in this slot */
+            }
         }
     }
+    lent *e = &m->v[m->n];
+    e->wp = wp;
+    e->ds = ds;
+    e->dc = dc;
+    e->count = e->waited = 0;
+    m->slot[at] = (uint64_t)h << 32 | (uint64_t)(++m->n);
+    return e;
 }
 
-/* The links counted into a table at a time (count_links): whole wait
- * executions, at least this many links, so that a batch's keys and the
- * lines they touch stay in the cache and its scratch stays small. */
-#define COUNT_BATCH 2048
-
-/* A link as counted: its key, the key's hash, and whether it is the first
- * of its producer row in its wait execution. */
-struct lkey {
-    uint32_t w, p;
-    uint64_t dinst, dcyc, stall;
-    uint32_t critical, hash;
-    uint64_t first;
-};
-
-/* The keys of the links lk[0 .. g) of one wait execution (g >= 1, one
- * wait_rec; critical: see waits.h), written from o on; returns the end.
- * rank: per row. seen (nrows) with epoch, a number no earlier execution
- * used, tells a producer row's first link in the execution. */
-static lkey *exec_keys(const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk, size_t g,
-                       uint32_t *seen, uint32_t epoch, lkey *o)
+/* Counts the links lk[0 .. g) of one wait execution (g >= 1, one
+ * wait_rec; critical: see waits.h) into m (room reserved). rank: per row.
+ * seen (nrows) with epoch, a number no earlier execution used, tells a
+ * producer row's first link in the execution. */
+static void count_exec(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
+                      size_t g, uint32_t *seen, uint32_t epoch)
 {
     const uint32_t wrec = lk[0].wait_rec;
     const kr_inst *wr = &insts[wrec];
     if (wr->row >= nrows)                /* no link of this execution is counted */
-        return o;
+        return;
     /* the critical producer: highest rank, then the last issued */
     uint32_t crit = lk[0].prod_rec;
     if (g > 1) {
@@ -197,64 +199,32 @@ static lkey *exec_keys(const kr_inst *insts, uint32_t nrows, const uint8_t *rank
             }
         }
     }
-    const uint32_t wrow = wr->row;
+    const uint64_t w = (uint64_t)wr->row << 32;
     const uint64_t wtime = wr->time, wstall = wr->stall;
-    int crit_done = 0;
+    uint64_t crit_bit = CRIT_BIT;        /* until the critical link is counted */
     for (size_t k = 0; k < g; k++) {
         const uint32_t prec = lk[k].prod_rec;
         const kr_inst *pr = &insts[prec];
         const uint32_t prow = pr->row;
         if (prow >= nrows)
             continue;
-        uint64_t first = seen[prow] != epoch;   /* no earlier counted link of this execution has the row */
+        uint32_t first = seen[prow] != epoch;   /* no earlier counted link of this execution has the row */
         seen[prow] = epoch;
         uint64_t issue = pr->time + pr->stall;
-        o->w = wrow;
-        o->p = prow;
-        o->dinst = wrec > prec ? wrec - prec : 0;
-        o->dcyc = wtime > issue ? wtime - issue : 0;
-        o->stall = wstall;
-        o->critical = !crit_done && prec == crit;
-        crit_done |= (int)o->critical;
-        o->hash = hash_of(o->w, o->p, o->dinst, o->dcyc, o->stall, o->critical);
-        o->first = first;
-        o++;
+        uint64_t dinst = wrec > prec ? wrec - prec : 0, dcyc = wtime > issue ? wtime - issue : 0;
+        uint64_t cb = prec == crit ? crit_bit : 0;
+        crit_bit ^= cb;
+        lent *e = find_or_add(m, w | prow, dinst << 32 | wstall, dcyc | cb);
+        e->count++;
+        e->waited += first;
     }
-    return o;
-}
-
-/* Looks up the keys k[0 .. nk) in m and counts them: the index slots they
- * hash to are fetched ahead, then the entries those slots name, and only
- * then are they looked up, so that the cache misses of a table that the
- * parsing between waves has evicted overlap instead of coming one after
- * another. */
-static int add_keys(lmap *m, const lkey *k, size_t nk)
-{
-    if (reserve(m, nk))                  /* distinct keys: at most nk new; no growth below */
-        return KR_INTERNAL;
-    if (nk == 0)
-        return 0;
-    const size_t mask = m->cap - 1;
-    for (size_t q = 0; q < nk; q++)
-        __builtin_prefetch(&m->slot[k[q].hash & mask]);
-    for (size_t q = 0; q < nk; q++) {
-        uint64_t sl = m->slot[k[q].hash & mask];
-        if (sl != 0 && (uint32_t)(sl >> 32) == k[q].hash)
-            __builtin_prefetch(&m->v[(uint32_t)sl - 1]);
-    }
-    for (size_t q = 0; q < nk; q++) {
-        lent *en = find_or_add(m, k[q].hash, k[q].w, k[q].p, k[q].dinst, k[q].dcyc, k[q].stall, k[q].critical);
-        en->count++;
-        en->waited += k[q].first;
-    }
-    return 0;
 }
 
 /* Counts the links lk[0 .. n) of whole wait executions of one wave (those
  * of one execution together, as place and an_waits_wave_links give them)
- * into m: their keys, a batch of whole executions of COUNT_BATCH keys or
- * more at a time, go to add_keys. The counts are those of counting one
- * execution at a time. */
+ * into m, one execution at a time. Room for all of them is made first: at
+ * most n new entries, so the table's memory stays within a few words per
+ * link of the largest wave. */
 static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
                        size_t n)
 {
@@ -268,41 +238,22 @@ static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint
         m->seen = sn;
         m->nseen = nrows;
     }
-    /* m's scratch in locals: the keys' stores cannot then be taken for
-     * stores to m (uint32_t fields both) */
-    lkey *kb = m->kb;
-    size_t kbcap = m->kbcap, nk = 0;     /* keys of the batch in kb */
+    if (reserve(m, n))
+        return KR_INTERNAL;
     uint32_t epoch = m->epoch, *seen = m->seen;
-    int rc = 0;
-    for (size_t i = 0; i < n && !rc;) {
+    for (size_t i = 0; i < n;) {
         size_t x = i + 1;                /* the execution lk[i .. x) */
         while (x < n && lk[x].wait_rec == lk[i].wait_rec)
             x++;
-        if (kbcap < nk + (x - i)) {
-            size_t cap = nk + (x - i) > COUNT_BATCH * 2 ? nk + (x - i) : COUNT_BATCH * 2;
-            lkey *v = realloc(kb, cap * sizeof *v);
-            if (!v) {
-                rc = KR_INTERNAL;
-                break;
-            }
-            kb = v;
-            kbcap = cap;
-        }
         if (++epoch == 0) {              /* numbers used up: start over */
             memset(seen, 0, m->nseen * sizeof *seen);
             epoch = 1;
         }
-        nk = (size_t)(exec_keys(insts, nrows, rank, lk + i, x - i, seen, epoch, kb + nk) - kb);
+        count_exec(m, insts, nrows, rank, lk + i, x - i, seen, epoch);
         i = x;
-        if (nk >= COUNT_BATCH || i == n) {
-            rc = add_keys(m, kb, nk);
-            nk = 0;
-        }
     }
-    m->kb = kb;
-    m->kbcap = kbcap;
     m->epoch = epoch;
-    return rc;
+    return 0;
 }
 
 /* ---- links of one wave ---- */
@@ -797,14 +748,14 @@ static void sample2(fin *f, const lent *const *idx, size_t lo, size_t hi, int a_
     size_t ka = 0, kb = 0;
     for (size_t i = lo; i < hi; i++) {
         const lent *l = idx[i];
-        const uint64_t vals[3] = {l->dinst, l->dcyc, l->stall}, n = l->count;
+        const uint64_t vals[3] = {l_dinst(l), l_dcyc(l), l_stall(l)}, n = l->count;
         uint64_t y = vals[b_what];
         vb[kb] = y;
         cb[kb++] = n;
         tb += n;
         mnb = y < mnb ? y : mnb;
         mxb = y > mxb ? y : mxb;
-        if (a_crit && !l->critical)
+        if (a_crit && !l_crit(l))
             continue;
         uint64_t x = vals[a_what];
         va[ka] = x;
@@ -829,9 +780,9 @@ static void sample_wait(fin *f, size_t lo, size_t hi, an_wait *wt)
     size_t k = 0;
     for (size_t i = lo; i < hi; i++) {
         const lent *l = f->byw[i];
-        if (!l->critical)
+        if (!l_crit(l))
             continue;
-        uint64_t a = l->dinst, b = l->dcyc, s = l->stall, o = b + s, n = l->count;
+        uint64_t a = l_dinst(l), b = l_dcyc(l), s = l_stall(l), o = b + s, n = l->count;
         v0[k] = a;
         v1[k] = b;
         v2[k] = s;
@@ -862,7 +813,7 @@ static void bucket(const lent *const *idx, size_t n, int by_wait, size_t nrows, 
     for (size_t r = 1; r <= nrows; r++)
         start[r] += start[r - 1];
     for (size_t i = 0; i < n; i++)
-        out[start[by_wait ? idx[i]->w : idx[i]->p]++] = idx[i];
+        out[start[by_wait ? l_w(idx[i]) : l_p(idx[i])]++] = idx[i];
     for (size_t r = nrows; r > 0; r--)    /* undo the fill: start[r] = first of row r */
         start[r] = start[r - 1];
     start[0] = 0;
@@ -894,23 +845,23 @@ static int build_waits(const kr_capture *c, fin *f, an_waits *out)
             continue;
         size_t np = 1;
         for (size_t k = lo + 1; k < hi; k++)
-            np += f->byw[k]->p != f->byw[k - 1]->p;
+            np += l_p(f->byw[k]) != l_p(f->byw[k - 1]);
         wt->producers = calloc(np, sizeof *wt->producers);
         if (!wt->producers)
             return KR_INTERNAL;
         an_wait_producer *p = wt->producers - 1;
         for (size_t k = lo; k < hi; k++) {
             const lent *l = f->byw[k];
-            if (k == lo || l->p != p->row) {
+            if (k == lo || l_p(l) != p->row) {
                 p++;
-                p->row = l->p;
-                p->vaddr = c->rows[l->p].vaddr;
+                p->row = l_p(l);
+                p->vaddr = c->rows[p->row].vaddr;
             }
             p->links += l->count;
             p->waited += l->waited;
-            if (l->critical) {
+            if (l_crit(l)) {
                 p->critical += l->count;
-                p->stall += l->stall * l->count;
+                p->stall += l_stall(l) * l->count;
             }
         }
         wt->nproducers = np;
@@ -940,12 +891,12 @@ static int build_waits(const kr_capture *c, fin *f, an_waits *out)
             size_t a = lo, b = hi;           /* the producer's run: first link with p >= row */
             while (a < b) {
                 size_t mid = a + (b - a) / 2;
-                if (f->byw[mid]->p < p->row)
+                if (l_p(f->byw[mid]) < p->row)
                     a = mid + 1;
                 else
                     b = mid;
             }
-            for (b = a; b < hi && f->byw[b]->p == p->row; b++)
+            for (b = a; b < hi && l_p(f->byw[b]) == p->row; b++)
                 ;
             sample2(f, f->byw, a, b, 0, 0, &p->dist_insts, 1, &p->dist_cycles);
         }
@@ -1127,8 +1078,8 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
             const lmap *m = k ? &a->more[k - 1] : &a->h;
             for (size_t i = 0; i < m->n; i++) {
                 idx[n++] = &m->v[i];
-                f.pstart[m->v[i].p + 1]++;
-                f.wstart[m->v[i].w + 1]++;
+                f.pstart[l_p(&m->v[i]) + 1]++;
+                f.wstart[l_w(&m->v[i]) + 1]++;
             }
         }
         for (size_t r = 0; r < nr; r++) {
