@@ -187,13 +187,21 @@ static int util(ilist *raw, size_t *ends, size_t nruns, int ordered, ilist *tmp,
         } else {
             v = y++;
         }
-        if (v->b > oe) {
-            EMIT(o, acc, ob, oe);
-            ob = v->b;
-            oe = v->e;
-        } else {
-            oe += v->e - v->b;
-        }
+        /* condensing without a branch on the data (whether a pair opens
+         * the next interval follows the two runs' interleaving, which a
+         * branch predictor cannot learn): the open interval is written at
+         * o every step, and o moves on only when the next one opens (the
+         * writes stay within the npairs + 1 slots after v[0]) */
+        const int64_t vb = v->b, ve = v->e;
+        const int64_t open = -(int64_t)(vb > oe);   /* all ones when [vb, ve) opens the next interval */
+        o->b = ob;
+        o->l = oe - 1;
+        o->pre = acc;
+        o += open & 1;
+        acc += (oe - ob) & open;
+        ob ^= (ob ^ vb) & open;
+        const int64_t ext = oe + (ve - vb);
+        oe = ext ^ ((ext ^ ve) & open);
     }
     EMIT(o, acc, ob, oe);
     close_set(out, o, acc);
