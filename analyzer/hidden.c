@@ -445,12 +445,44 @@ static int by_se_simd(const void *a, const void *b, const kr_capture *c)
     return i < j ? -1 : i > j;
 }
 
-static int rank_rows(const void *a, const void *b)
+/* A ranked row's key, in the ranking's order (non-hidden latency
+ * descending, then vaddr and row ascending) by rkey_before. */
+typedef struct rkey {
+    uint64_t non_hidden, vaddr;
+    uint32_t row;
+} rkey;
+
+static inline int rkey_before(const rkey *x, const rkey *y)
 {
-    const an_hidden_row *x = a, *y = b;
-    if (x->non_hidden != y->non_hidden) return x->non_hidden > y->non_hidden ? -1 : 1;
-    if (x->vaddr != y->vaddr) return x->vaddr < y->vaddr ? -1 : 1;
-    return x->row < y->row ? -1 : x->row > y->row;
+    if (x->non_hidden != y->non_hidden) return x->non_hidden > y->non_hidden;
+    if (x->vaddr != y->vaddr) return x->vaddr < y->vaddr;
+    return x->row < y->row;
+}
+
+/* Sorts v[0 .. n) by rkey_before with tmp (n keys) as scratch: a
+ * bottom-up merge sort, stable, its comparisons inline (a row's key is 24
+ * bytes; qsort with a callback on the 88-byte rows took several times as
+ * long). The result is in v. */
+static void sort_keys(rkey *v, rkey *tmp, size_t n)
+{
+    rkey *a = v, *b = tmp;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                b[k++] = rkey_before(&a[j], &a[i]) ? a[j++] : a[i++];
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        rkey *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != v)
+        memcpy(v, a, n * sizeof *v);
 }
 
 /* Busy lists as pushed (RAW_*, with TMP for merging) and condensed sets
@@ -1637,6 +1669,25 @@ void an_hidden_acc_free(an_hidden_acc *a)
     free(a);
 }
 
+/* Row r's figures: its §8.2 split, and the hidden parts clamped to it. */
+static an_hidden_row hidden_row(const kr_capture *c, const int64_t *raw, size_t r)
+{
+    const kr_code_row *row = &c->rows[r];
+    an_hidden_row h = {0};
+    h.row = (uint32_t)r;
+    h.vaddr = row->vaddr;
+    uint64_t active = row->latency;
+    h.stall = row->stall < active ? row->stall : active;
+    h.issue = active - h.stall;
+    h.idle = row->idle;
+    h.total = active + h.idle;
+    h.hidden_idle = clamp_to(raw[3 * r], h.idle);
+    h.hidden_stall = clamp_to(raw[3 * r + 1], h.stall);
+    h.hidden_issue = clamp_to(raw[3 * r + 2], h.issue);
+    h.non_hidden = h.total - (h.hidden_idle + h.hidden_stall + h.hidden_issue);
+    return h;
+}
+
 int an_hidden_finish(const kr_capture *c, const an_hidden_acc *a, const an_hidden_opts *opts, an_hidden *out)
 {
     memset(out, 0, sizeof *out);
@@ -1652,33 +1703,30 @@ int an_hidden_finish(const kr_capture *c, const an_hidden_acc *a, const an_hidde
     for (size_t r = 0; r < c->nrows; r++)
         nranked += !c->rows[r].is_label && c->rows[r].latency + c->rows[r].idle > 0;
     out->ranked = calloc(nranked ? nranked : 1, sizeof *out->ranked);
-    if (!out->ranked) {
+    rkey *key = malloc(2 * (nranked ? nranked : 1) * sizeof *key);
+    if (!out->ranked || !key) {
+        free(key);
         an_hidden_free(out);
         return KR_INTERNAL;
     }
+    /* the sums, and the ranked rows' keys; then the rows in key order */
+    size_t nk = 0;
     for (size_t r = 0; r < c->nrows; r++) {
         const kr_code_row *row = &c->rows[r];
         if (row->is_label)
             continue;
-        an_hidden_row h = {0};
-        h.row = (uint32_t)r;
-        h.vaddr = row->vaddr;
-        uint64_t active = row->latency;
-        h.stall = row->stall < active ? row->stall : active;
-        h.issue = active - h.stall;
-        h.idle = row->idle;
-        h.total = active + h.idle;
-        h.hidden_idle = clamp_to(raw[3 * r], h.idle);
-        h.hidden_stall = clamp_to(raw[3 * r + 1], h.stall);
-        h.hidden_issue = clamp_to(raw[3 * r + 2], h.issue);
-        h.non_hidden = h.total - (h.hidden_idle + h.hidden_stall + h.hidden_issue);
+        an_hidden_row h = hidden_row(c, raw, r);
         add_sum(&out->all, &h);
         if ((unsigned)row->cls < KR_CLASS_COUNT)
             add_sum(&out->cls[row->cls], &h);
         if (h.total > 0)
-            out->ranked[out->nranked++] = h;
+            key[nk++] = (rkey){h.non_hidden, h.vaddr, h.row};
     }
-    qsort(out->ranked, out->nranked, sizeof *out->ranked, rank_rows);
+    sort_keys(key, key + nk, nk);
+    for (size_t k = 0; k < nk; k++)
+        out->ranked[k] = hidden_row(c, raw, key[k].row);
+    out->nranked = nk;
+    free(key);
     return 0;
 }
 

@@ -52,6 +52,18 @@ static void run(const tb_wave *w, size_t nw, an_hidden *h, kr_capture *c)
     T_EQ_I64(compute(c, h), 0);
 }
 
+
+/* The ranking's order (hidden.h): non-hidden latency descending, then
+ * vaddr, then row ascending; strict, rows being distinct. */
+static int ranked_before(const an_hidden_row *x, const an_hidden_row *y)
+{
+    if (x->non_hidden != y->non_hidden)
+        return x->non_hidden > y->non_hidden;
+    if (x->vaddr != y->vaddr)
+        return x->vaddr < y->vaddr;
+    return x->row < y->row;
+}
+
 /* A. Another wave's VALU hides a wait; util() adds lengths instead of
  * taking the union: X [100,120) and Y [110,130) condense to [100,140), so
  * Z's 40-cycle wait stall [100,140) is hidden in full (a true union would
@@ -584,6 +596,8 @@ static void rv_check(int iter, const kr_capture *c, const int64_t *raw)
                         raw[3 * r], raw[3 * r + 1], raw[3 * r + 2]);
         }
     }
+    for (size_t i = 1; i < h.nranked; i++)
+        bad += !ranked_before(&h.ranked[i - 1], &h.ranked[i]);
     T_EQ_U64(bad, 0);
     T_EQ_U64(h.nranked, nranked);
     T_EQ_U64(h.all.non_hidden, nh);
@@ -939,7 +953,7 @@ static void test_hub(void)
             const an_hidden_row *r = &h.ranked[i];
             bad += r->hidden_idle > r->idle || r->hidden_stall > r->stall || r->hidden_issue > r->issue ||
                    r->non_hidden != r->total - r->hidden_idle - r->hidden_stall - r->hidden_issue ||
-                   (i && r->non_hidden > h.ranked[i - 1].non_hidden);
+                   (i && !ranked_before(&h.ranked[i - 1], r));
             sum += r->non_hidden;
         }
         T_EQ_U64(bad, 0);
