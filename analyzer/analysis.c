@@ -89,6 +89,7 @@ static int analyze(const kr_capture *c, const an_analysis_opts *opts, an_stream 
             threads = opts->threads;
     }
     job.waits.n = job.hot.n;
+    job.waits.share = AN_ADVICE_MIN_SHARE;   /* the waits advice may name get their statistics */
     job.hidden.n = job.hot.n;
     if (job.no_flow)
         out->phases.main_loop = AN_PHASE_NONE;   /* the empty result the report reads */

@@ -824,7 +824,7 @@ static int executed_wait(const kr_code_row *r)
     return !r->is_label && r->cls == KR_CLASS_WAITCNT && r->hit > 0;
 }
 
-static int build_waits(const kr_capture *c, fin *f, an_waits *out)
+static int build_waits(const kr_capture *c, fin *f, double share, an_waits *out)
 {
     size_t nw = 0;
     for (size_t r = 0; r < c->nrows; r++)
@@ -872,6 +872,18 @@ static int build_waits(const kr_capture *c, fin *f, an_waits *out)
         }
         out->links += wt->links;
         out->attributed += wt->attributed;
+        qsort(wt->producers, wt->nproducers, sizeof *wt->producers, rank_wait_producers);
+    }
+    qsort(out->waits, out->nwaits, sizeof *out->waits, rank_waits);
+    /* order statistics, for the waits that are reported or may be advised
+     * on (see an_waits_opts.share); the comparison is the one advice
+     * makes, in doubles */
+    for (size_t k = 0; k < out->nwaits; k++) {
+        an_wait *wt = &out->waits[k];
+        size_t lo = f->wstart[wt->row], hi = f->wstart[wt->row + 1];
+        if (lo == hi || (k >= out->n && (double)wt->attributed < share * (double)out->total_stall))
+            continue;
+        wt->sampled = 1;
         sample_wait(f, lo, hi, wt);
         wt->earlier_cycles = wt->exposed.p50;
         if (wt->dist_cycles.n && wt->dist_cycles.p50 > 0) {
@@ -879,9 +891,7 @@ static int build_waits(const kr_capture *c, fin *f, an_waits *out)
             uint64_t num = wt->earlier_cycles * wt->dist_insts.p50;
             wt->extra_insts = (num + wt->dist_cycles.p50 - 1) / wt->dist_cycles.p50;
         }
-        qsort(wt->producers, wt->nproducers, sizeof *wt->producers, rank_wait_producers);
     }
-    qsort(out->waits, out->nwaits, sizeof *out->waits, rank_waits);
     /* per-producer distances, for the waits that are reported */
     for (size_t k = 0; k < out->nwaits && k < out->n; k++) {
         an_wait *wt = &out->waits[k];
@@ -1096,7 +1106,7 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
             rc = KR_INTERNAL;
     }
     if (!rc)
-        rc = build_waits(c, &f, out);
+        rc = build_waits(c, &f, opts ? opts->share : 0, out);
     if (!rc)
         rc = build_top(c, &f, out);
     free(idx);

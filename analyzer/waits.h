@@ -57,7 +57,10 @@
  * code.json Hit and Stall. The distances of a wait's producers and the
  * order statistics of the capture-wide producers are computed for the
  * first n entries of their rankings (the reported ones); the others have
- * empty samples (n == 0). */
+ * empty samples (n == 0). A wait's own order statistics (and
+ * earlier_cycles, extra_insts) likewise for the first n waits, and for
+ * the others whose attributed stall reaches an_waits_opts.share of the
+ * total (an_wait.sampled). */
 #ifndef KR_ANALYZER_WAITS_H
 #define KR_ANALYZER_WAITS_H
 
@@ -71,6 +74,10 @@
 
 typedef struct an_waits_opts {
     size_t n;                        /* hot waits and top producers shown (default 10) */
+    /* A wait past the first n gets its order statistics when its
+     * attributed stall is at least this share of total_stall (advice's
+     * threshold, AN_ADVICE_MIN_SHARE); 0 (the default): every wait. */
+    double share;
 } an_waits_opts;
 
 typedef enum an_links_source {
@@ -101,6 +108,7 @@ typedef struct an_wait {
     an_dist dist_insts, dist_cycles; /* critical producer -> wait, per linked execution */
     an_dist exposed;                 /* stall per linked execution */
     an_dist observed;                /* dist_cycles + stall per linked execution */
+    uint8_t sampled;                 /* the order statistics above were computed (see an_waits_opts.share) */
     uint64_t earlier_cycles;         /* exposed.p50 */
     uint8_t has_extra;               /* extra_insts is defined (distance p50 > 0 cycles) */
     uint64_t extra_insts;
