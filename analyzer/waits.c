@@ -222,9 +222,9 @@ static void count_exec(lmap *m, const kr_inst *insts, uint32_t nrows, const uint
 
 /* Counts the links lk[0 .. n) of whole wait executions of one wave (those
  * of one execution together, as place and an_waits_wave_links give them)
- * into m, one execution at a time. Room for all of them is made first: at
- * most n new entries, so the table's memory stays within a few words per
- * link of the largest wave. */
+ * into m, one execution at a time. Room for all of them is made first (at
+ * most n new entries), so the index may be sized for more than the
+ * distinct links: a few words per link of the largest wave at most. */
 static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
                        size_t n)
 {
