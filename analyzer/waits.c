@@ -220,11 +220,15 @@ static void count_exec(lmap *m, const kr_inst *insts, uint32_t nrows, const uint
     }
 }
 
+/* The links an execution's room is made for at a time (count_links). */
+#define COUNT_ROOM 4096
+
 /* Counts the links lk[0 .. n) of whole wait executions of one wave (those
  * of one execution together, as place and an_waits_wave_links give them)
- * into m, one execution at a time. Room for all of them is made first (at
- * most n new entries), so the index may be sized for more than the
- * distinct links: a few words per link of the largest wave at most. */
+ * into m, one execution at a time. Room (reserve) is made for COUNT_ROOM
+ * new entries at a time, or an execution's links when more: each link
+ * adds at most one entry, and the table is never sized for much more than
+ * its distinct links. */
 static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
                        size_t n)
 {
@@ -238,13 +242,18 @@ static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint
         m->seen = sn;
         m->nseen = nrows;
     }
-    if (reserve(m, n))
-        return KR_INTERNAL;
     uint32_t epoch = m->epoch, *seen = m->seen;
+    size_t room = 0;                     /* new entries the table has room for */
     for (size_t i = 0; i < n;) {
         size_t x = i + 1;                /* the execution lk[i .. x) */
         while (x < n && lk[x].wait_rec == lk[i].wait_rec)
             x++;
+        if (room < x - i) {
+            room = x - i > COUNT_ROOM ? x - i : COUNT_ROOM;
+            if (reserve(m, room))
+                return KR_INTERNAL;
+        }
+        room -= x - i;
         if (++epoch == 0) {              /* numbers used up: start over */
             memset(seen, 0, m->nseen * sizeof *seen);
             epoch = 1;
