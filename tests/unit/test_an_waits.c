@@ -250,12 +250,13 @@ static void test_computed(void)
     tb_free(&c);
 }
 
-/* One wave of MANY_N = 3,000 iterations of {buffer load A, VALU,
- * s_waitcnt vmcnt(0) lgkmcnt(0) with stall 1 + i % 3}: 3,000 links of
- * three keys (distance 2 records and 8 cycles, three stalls), 1,000 links
+/* One wave of MANY_N = 6,000 iterations of {buffer load A, VALU,
+ * s_waitcnt vmcnt(0) lgkmcnt(0) with stall 1 + i % 3}: 6,000 links (more
+ * than count_links makes room for at a time, 4,096) of three keys
+ * (distance 2 records and 8 cycles, three stalls), 2,000 links
  * each, into c; the stored array too when `stored`. 0, or -1 out of
  * memory. */
-enum { MANY_N = 3000 };
+enum { MANY_N = 6000 };
 
 static int many_links_capture(kr_capture *c, int stored)
 {
@@ -288,8 +289,8 @@ static int many_links_capture(kr_capture *c, int stored)
     return rc;
 }
 
-/* The wave of many_links_capture. By construction: 3,000 executions, all
- * linked to A, stall and attributed 1,000 x (1 + 2 + 3). Computed and
+/* The wave of many_links_capture. By construction: 6,000 executions, all
+ * linked to A, stall and attributed 2,000 x (1 + 2 + 3). Computed and
  * stored links give the same. */
 static void test_many_links(void)
 {
