@@ -225,10 +225,10 @@ static void count_exec(lmap *m, const kr_inst *insts, uint32_t nrows, const uint
 
 /* Counts the links lk[0 .. n) of whole wait executions of one wave (those
  * of one execution together, as place and an_waits_wave_links give them)
- * into m, one execution at a time. Room (reserve) is made for COUNT_ROOM
- * new entries at a time, or an execution's links when more: each link
- * adds at most one entry, and the table is never sized for much more than
- * its distinct links. */
+ * into m, one execution at a time. Room (reserve) is made for the wave's
+ * links left, COUNT_ROOM at most (an execution's links at least): each
+ * link adds at most one entry, and the table is never sized for much more
+ * than its distinct links. */
 static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint8_t *rank, const an_link *lk,
                        size_t n)
 {
@@ -248,8 +248,9 @@ static int count_links(lmap *m, const kr_inst *insts, uint32_t nrows, const uint
         size_t x = i + 1;                /* the execution lk[i .. x) */
         while (x < n && lk[x].wait_rec == lk[i].wait_rec)
             x++;
-        if (room < x - i) {
-            room = x - i > COUNT_ROOM ? x - i : COUNT_ROOM;
+        if (room < x - i) {              /* the wave's links left, at most COUNT_ROOM, at least this execution's */
+            room = n - i < COUNT_ROOM ? n - i : COUNT_ROOM;
+            room = room > x - i ? room : x - i;
             if (reserve(m, room))
                 return KR_INTERNAL;
         }
