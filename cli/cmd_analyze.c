@@ -61,12 +61,13 @@ static int fail(const kr_err *err)
 /* The output documents are independent renderings of the same results, so
  * they are built as concurrent tasks (costliest first); each writes only its
  * own buffer, and the bytes never depend on thread timing. */
-enum { R_JSON, R_MD, R_HOT, R_SRC, R_COUNT };
+enum { R_JSON, R_MD, R_MD1, R_HOT, R_SRC, R_COUNT };
 
 /* The outputs as tasks: report.html's parts first (its page and each
  * chart, rep_html_parts; the page and the largest charts are the longest
  * tasks, and rep_html_parts_join makes the page of them), then the
- * others, R_JSON on. */
+ * others, R_JSON on; REPORT.md in its two parts (R_MD, R_MD1, see
+ * rep_analysis_markdown_part), joined after. */
 typedef struct render_job {
     const an_analysis *const *res;
     const char *const *labels;
@@ -92,7 +93,10 @@ static void render_task(void *ctx, size_t t, int worker)
         return;
     switch (i) {
     case R_JSON: j->rc[i] = rep_analysis_json(j->res, j->labels, j->n, j->meta, j->out[i]); break;
-    case R_MD: j->rc[i] = rep_analysis_markdown(j->res, j->labels, j->n, j->meta, j->out[i]); break;
+    case R_MD:
+    case R_MD1:
+        j->rc[i] = rep_analysis_markdown_part(j->res, j->labels, j->n, j->meta, i == R_MD1, j->out[i]);
+        break;
     case R_HOT: j->rc[i] = rep_hotspots_csv(j->res, j->labels, j->n, j->out[i]); break;
     case R_SRC: j->rc[i] = rep_source_lines_csv(j->res, j->labels, j->n, j->out[i]); break;
     default: break;
@@ -199,8 +203,9 @@ int cmd_analyze(int argc, char **argv)
     an_analysis *res = calloc(ncap, sizeof *res);
     const an_analysis **resp = calloc(ncap, sizeof *resp);
     size_t loaded = 0, analyzed = 0;
-    kr_buf md, js, hot, src, html;
+    kr_buf md, md1, js, hot, src, html;
     kr_buf_init(&md);
+    kr_buf_init(&md1);
     kr_buf_init(&js);
     kr_buf_init(&hot);
     kr_buf_init(&src);
@@ -264,8 +269,8 @@ int cmd_analyze(int argc, char **argv)
     snprintf(rerun, sizeof rerun, "kreport analyze %s -o OUTPUT_DIR", input);
     rep_meta meta = { kr_path_base(input), ex ? ex->name : NULL, rerun };
     render_job rj = { resp, (const char *const *)labels, ncap, &meta,
-                      { want_json, want_md, want_csv, want_csv },
-                      { &js, &md, &hot, &src }, {0}, NULL, 0 };
+                      { want_json, want_md, want_md, want_csv, want_csv },
+                      { &js, &md, &md1, &hot, &src }, {0}, NULL, 0 };
     if (want_html) {
         if (!(rj.parts = rep_html_parts_new(resp, (const char *const *)labels, ncap, &meta))) {
             fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
@@ -280,7 +285,9 @@ int cmd_analyze(int argc, char **argv)
         html_rc = rep_html_parts_join(rj.parts, &html);
         rep_html_parts_free(rj.parts);
     }
-    if (html_rc || rj.rc[R_JSON] || rj.rc[R_MD] || rj.rc[R_HOT] || rj.rc[R_SRC]) {
+    if (want_md && !rj.rc[R_MD] && !rj.rc[R_MD1])
+        kr_buf_append(&md, md1.data ? md1.data : "", md1.len);
+    if (html_rc || rj.rc[R_JSON] || rj.rc[R_MD] || rj.rc[R_MD1] || md.oom || rj.rc[R_HOT] || rj.rc[R_SRC]) {
         fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
         rc = KR_INTERNAL;
         goto done;
@@ -335,6 +342,7 @@ done:
     free(res);
     free(resp);
     kr_buf_free(&md);
+    kr_buf_free(&md1);
     kr_buf_free(&js);
     kr_buf_free(&hot);
     kr_buf_free(&src);
