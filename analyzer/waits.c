@@ -1091,7 +1091,7 @@ int an_waits_finish(const kr_capture *c, const an_waits_acc *a, const an_waits_o
     int rc = idx && f.byp && f.byw && f.pstart && f.wstart ? 0 : KR_INTERNAL;
     size_t run = 1;                            /* the longest run a sample is drawn from */
     if (!rc) {
-        size_t n = 0;                          /* the links (rows < nrows: see exec_keys) */
+        size_t n = 0;                          /* the links (rows < nrows: see count_exec) */
         memset(f.pstart, 0, (nr + 1) * sizeof *f.pstart);
         memset(f.wstart, 0, (nr + 1) * sizeof *f.wstart);
         for (size_t k = 0; k <= a->nmore; k++) {
