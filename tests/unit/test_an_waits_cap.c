@@ -20,9 +20,7 @@ static void test_full_entries(void)
 {
     for (int stored = 0; stored < 2; stored++) {
         kr_capture c;
-        int built = many_links_capture(&c, stored);
-        T_EQ_I64(built, 0);
-        if (built)
+        if (!many_links_ok(&c, stored))
             continue;
         an_waits_acc *a = an_waits_acc_new();
         T_CHECK(a != NULL);
