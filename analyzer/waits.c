@@ -590,7 +590,7 @@ static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_
         }
     }
     out->n = (size_t)(o - out->v);
-    if (m && !rc)                        /* out holds every link already (nprod); count_links batches them */
+    if (m && !rc)                        /* out holds every link of the wave (nprod) */
         rc = count_links(m, insts, nrows, rank, out->v, out->n);
     for (size_t k = e; k < nwaits; k++)   /* no execution of the wait left */
         lost += waits[k].n;
