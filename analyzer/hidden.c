@@ -432,8 +432,11 @@ static inline __attribute__((always_inline)) int64_t HU(walk wx, const seg **kx,
 
 static int matrix_text(const char *isa)
 {
-    return isa && (strncmp(isa, "v_mfma", 6) == 0 || strncmp(isa, "v_smfma", 7) == 0 ||
-                   strncmp(isa, "v_wmma", 6) == 0 || strncmp(isa, "v_swmma", 7) == 0);
+    /* most rows fail the first two tests, before any call */
+    if (!isa || isa[0] != 'v' || isa[1] != '_')
+        return 0;
+    const char *t = isa + 2 + (isa[2] == 's');
+    return (t[0] == 'm' && strncmp(t, "mfma", 4) == 0) || (t[0] == 'w' && strncmp(t, "wmma", 4) == 0);
 }
 
 static int by_se_simd(const void *a, const void *b, const kr_capture *c)
@@ -557,7 +560,7 @@ typedef struct work {
     an_hidden_method method;
     int popcnt;                      /* the CPU has popcnt (HIDDEN_POPCNT) */
     size_t bitmaps;                  /* scopes evaluated on bitmaps */
-    struct dblk *dv[3];              /* the bitmaps (dense_phases), dcap blocks each */
+    struct dblk *dv[3];              /* the bitmaps (dense_phases), dcap blocks each; freed after the scope */
     size_t dcap;
 } work;
 
