@@ -560,8 +560,7 @@ typedef struct work {
     an_hidden_method method;
     int popcnt;                      /* the CPU has popcnt (HIDDEN_POPCNT) */
     size_t bitmaps;                  /* scopes evaluated on bitmaps */
-    struct dblk *dv[3];              /* the bitmaps (dense_phases), dcap blocks each; freed after the scope */
-    size_t dcap;
+    struct dblk *dv[3];              /* the bitmaps (dense_phases), allocated and freed in each scope */
 } work;
 
 /* The first capacity of a list that grows in pass 1: the last scope's
@@ -1087,7 +1086,6 @@ static void drop_dv(work *wk)
         free(wk->dv[k]);
         wk->dv[k] = NULL;
     }
-    wk->dcap = 0;
 }
 
 /* Room for n tokens in a list that pass 1 grows further if needed. */
