@@ -62,11 +62,11 @@ static void check(const char *dir, const char *label)
      * whole: part 1 starts with the waits' heading and part 0 ends with a
      * blank line, so no list or paragraph runs across the boundary */
     const an_analysis *ap = &a;
-    rep_meta fmeta = {"capture", NULL, "kreport analyze capture -o OUTPUT_DIR"};
+    const rep_meta meta = {"capture", NULL, "kreport analyze capture -o OUTPUT_DIR"};
     kr_buf whole = {0}, p0 = {0}, p1 = {0};
-    T_EQ_I64(rep_analysis_markdown(&ap, &label, 1, &fmeta, &whole), 0);
-    T_EQ_I64(rep_analysis_markdown_part(&ap, &label, 1, &fmeta, 0, &p0), 0);
-    T_EQ_I64(rep_analysis_markdown_part(&ap, &label, 1, &fmeta, 1, &p1), 0);
+    T_EQ_I64(rep_analysis_markdown(&ap, &label, 1, &meta, &whole), 0);
+    T_EQ_I64(rep_analysis_markdown_part(&ap, &label, 1, &meta, 0, &p0), 0);
+    T_EQ_I64(rep_analysis_markdown_part(&ap, &label, 1, &meta, 1, &p1), 0);
     static const char waits_heading[] = "## Waits and their producers\n";
     T_CHECK(p1.len > sizeof waits_heading && memcmp(p1.data, waits_heading, sizeof waits_heading - 1) == 0);
     T_CHECK(p0.len > 2 && memcmp(p0.data + p0.len - 2, "\n\n", 2) == 0);
@@ -77,7 +77,6 @@ static void check(const char *dir, const char *label)
     kr_buf_free(&p1);
     /* the lean analysis renders (its flow sections empty) */
     const an_analysis *bp = &b;
-    rep_meta meta = {"capture", NULL, "kreport analyze capture -o OUTPUT_DIR"};
     kr_buf md = {0}, js = {0};
     T_EQ_I64(rep_analysis_markdown(&bp, &label, 1, &meta, &md), 0);
     T_EQ_I64(rep_analysis_json(&bp, &label, 1, &meta, &js), 0);
