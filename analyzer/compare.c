@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/compare_harness.h"
 #include "common/buf.h"
 
 static char *xstrdup(const char *s)
@@ -184,6 +185,13 @@ static int add_name(char ***v, size_t *n, const char *name)
     nv[*n] = xstrdup(name);
     (*n)++;
     return nv[*n - 1] ? 0 : KR_INTERNAL;
+}
+
+static void free_names(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
 }
 
 /* Pair index of a call, SIZE_MAX when it has none. */
@@ -473,13 +481,36 @@ static int choose_pair(const an_cmp_side *b, const an_cmp_side *c, size_t *ib, s
     return 0;
 }
 
-static int side_has_err_column(const an_cmp_side *s)
+/* The default gate (docs/compare.md "Correctness gate"): err_* when a
+ * numeric gate column exists, and every text or boolean gate column by
+ * name; empty when the CSVs have no gate column. */
+static void default_gate(const an_cmp_side *b, const an_cmp_side *c, kr_buf *out)
 {
-    for (size_t i = 0; i < s->ncsvs; i++)
-        for (size_t k = 0; k < s->csvs[i].ncols; k++)
-            if (!strncmp(s->csvs[i].header[k], "err_", 4))
-                return 1;
-    return 0;
+    const an_cmp_side *sides[2] = {b, c};
+    int number = 0;
+    char **named = NULL;
+    size_t nnamed = 0;
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < sides[s]->ncsvs; i++)
+            for (size_t k = 0; k < sides[s]->csvs[i].ncols; k++) {
+                const char *h = sides[s]->csvs[i].header[k];
+                an_col_kind kind = an_bench_column_kind(h);
+                if (kind == AN_COL_GATE_NUMBER)
+                    number = 1;
+                else if ((kind == AN_COL_GATE_TEXT || kind == AN_COL_GATE_BOOL) && add_name(&named, &nnamed, h))
+                    goto out;
+            }
+    if (number)
+        kr_buf_puts(out, "err_*");
+    for (size_t i = 0; i < nnamed; i++) {
+        int plain = 1;
+        for (const char *q = named[i]; *q; q++)
+            plain &= (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_';
+        if (plain)
+            kr_buf_printf(out, "%s%s", out->len ? ", " : "", named[i]);
+    }
+out:
+    free_names(named, nnamed);
 }
 
 static int str_differs(const char *a, const char *b) { return a && b && strcmp(a, b) != 0; }
@@ -602,6 +633,368 @@ static void need_text(const an_compare *c, const an_group *g, kr_buf *out)
                       c->row_aligned ? "row" : "timed loop");
 }
 
+
+/* ---- the benchmark harness (one row per shape and provider) ---- */
+
+static int ci_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if ((*a | 0x20) != (*b | 0x20))
+            return 0;
+    return *a == *b;
+}
+
+/* The metric cells of one provider's rows on a side, joined (a signature). */
+static char *provider_signature(const an_cmp_side *s, const char *prov)
+{
+    kr_buf b;
+    kr_buf_init(&b);
+    for (size_t f = 0; f < s->ncsvs; f++) {
+        const an_bench_csv *t = &s->csvs[f];
+        int pc = an_csv_col_ci(t, "provider"), mc = an_csv_col_ci(t, "median_us");
+        if (pc < 0)
+            continue;
+        for (size_t r = 0; r < t->nrows; r++) {
+            char v[256];
+            an_bench_norm(an_bench_cell(t, r, (size_t)pc), v, sizeof v);
+            if (!ci_eq(v, prov))
+                continue;
+            for (size_t c = 0; c < t->ncols; c++)
+                if ((int)c == mc || (mc < 0 && an_bench_column_kind(t->header[c]) == AN_COL_METRIC_LOWER))
+                    kr_buf_printf(&b, "%s\x1f", an_bench_cell(t, r, c));
+        }
+    }
+    char *sig = xstrdup(kr_buf_cstr(&b));
+    kr_buf_free(&b);
+    return sig;
+}
+
+/* Providers of a side whose rows carry a non-empty candidate_commit. */
+static int commit_providers(const an_cmp_side *s, char ***out, size_t *n)
+{
+    for (size_t f = 0; f < s->ncsvs; f++) {
+        const an_bench_csv *t = &s->csvs[f];
+        int pc = an_csv_col_ci(t, "provider"), cc = an_csv_col_ci(t, "candidate_commit");
+        if (pc < 0 || cc < 0)
+            continue;
+        for (size_t r = 0; r < t->nrows; r++) {
+            char v[256], w[256];
+            an_bench_norm(an_bench_cell(t, r, (size_t)cc), w, sizeof w);
+            if (!w[0] || !strcmp(w, "None") || !strcmp(w, "null") || !strcmp(w, "nan"))
+                continue;
+            an_bench_norm(an_bench_cell(t, r, (size_t)pc), v, sizeof v);
+            if (add_name(out, n, v))
+                return KR_INTERNAL;
+        }
+    }
+    return 0;
+}
+
+
+/* Restricts the harness CSVs of both sides to the provider under test.
+ * Sets *ambiguous when no provider can be chosen (a problem is noted). */
+static int harness(an_compare *out, const an_cmp_side *best, const an_cmp_side *cand, const an_cmp_opts *o,
+                   kr_err *err)
+{
+    const an_cmp_side *sides[2] = {best, cand};
+    int any = 0;
+    for (int s = 0; s < 2; s++)
+        for (size_t f = 0; f < sides[s]->ncsvs; f++)
+            any |= an_csv_col_ci(&sides[s]->csvs[f], "provider") >= 0;
+    if (!any)
+        return 0;
+    for (int s = 0; s < 2; s++)
+        for (size_t f = 0; f < sides[s]->ncsvs; f++) {
+            const an_bench_csv *t = &sides[s]->csvs[f];
+            int pc = an_csv_col_ci(t, "provider");
+            for (size_t r = 0; pc >= 0 && r < t->nrows; r++) {
+                char v[256];
+                an_bench_norm(an_bench_cell(t, r, (size_t)pc), v, sizeof v);
+                if (v[0] && add_name(&out->providers, &out->nproviders, v))
+                    return KR_INTERNAL;
+            }
+        }
+    if (o->provider) {
+        for (size_t i = 0; i < out->nproviders && !out->provider; i++)
+            if (ci_eq(out->providers[i], o->provider))
+                out->provider = xstrdup(out->providers[i]);
+        if (!out->provider)
+            return kr_err_set(err, KR_USAGE, NULL, NULL, "--provider: no row of provider '%s' in the benchmark CSVs",
+                              o->provider);
+        out->provider_source = "option";
+    } else if (out->nproviders == 1) {
+        out->provider = xstrdup(out->providers[0]);
+        out->provider_source = "only";
+    } else {
+        char **cp = NULL;
+        size_t ncp = 0;
+        if (commit_providers(cand, &cp, &ncp) || commit_providers(best, &cp, &ncp))
+            return KR_INTERNAL;
+        if (ncp == 1) {
+            out->provider = xstrdup(cp[0]);
+            out->provider_source = "candidate_commit";
+        }
+        free_names(cp, ncp);
+        if (!out->provider) {
+            size_t nchanged = 0, pick = 0;
+            for (size_t i = 0; i < out->nproviders; i++) {
+                char *a = provider_signature(best, out->providers[i]), *b = provider_signature(cand, out->providers[i]);
+                if (a && b && *a && *b && strcmp(a, b)) {
+                    nchanged++;
+                    pick = i;
+                }
+                free(a);
+                free(b);
+            }
+            if (nchanged == 1) {
+                out->provider = xstrdup(out->providers[pick]);
+                out->provider_source = "changed";
+            }
+        }
+    }
+    if (!out->provider) {
+        kr_buf m;
+        kr_buf_init(&m);
+        for (size_t i = 0; i < out->nproviders; i++)
+            kr_buf_printf(&m, "%s--provider %s", i ? " or " : "", out->providers[i]);
+        note(&out->problems, "ambiguous_provider",
+             "benchmark harness rows of %zu providers and none is marked as the one under test (no single provider "
+             "carries a candidate_commit or changed): pass %s", out->nproviders, kr_buf_cstr(&m));
+        kr_buf_free(&m);
+        return 0;
+    }
+    out->views_best = calloc(best->ncsvs + 1, sizeof *out->views_best);
+    out->views_cand = calloc(cand->ncsvs + 1, sizeof *out->views_cand);
+    if (!out->views_best || !out->views_cand)
+        return KR_INTERNAL;
+    for (int s = 0; s < 2; s++) {
+        an_bench_csv *v = s ? out->views_cand : out->views_best;
+        for (size_t f = 0; f < sides[s]->ncsvs; f++) {
+            const an_bench_csv *t = &sides[s]->csvs[f];
+            int pc = an_csv_col_ci(t, "provider");
+            if (an_csv_view(t, pc, out->provider, &v[f]))
+                return KR_INTERNAL;
+        }
+    }
+    out->csvs_best = out->views_best;
+    out->csvs_cand = out->views_cand;
+    out->nviews_best = best->ncsvs;
+    out->nviews_cand = cand->ncsvs;
+    return 0;
+}
+
+/* ---- traces, target sets, companions (docs/compare.md "Target set") ---- */
+
+/* The traces as used: per-shape traces of a harness (`profiles/<shape>/
+ * <provider>/`) get the benchmark rows of their shape; traces of another
+ * provider are left out; a per-shape trace matching no row is left out
+ * with a warning. */
+static int trace_inputs(an_compare *c, const an_cmp_side *best, const an_cmp_side *cand)
+{
+    const an_cmp_side *sides[2] = {best, cand};
+    size_t total = 0;
+    for (int s = 0; s < 2; s++)
+        total += sides[s]->ntraces;
+    c->traces_best = calloc(best->ntraces + 1, sizeof *c->traces_best);
+    c->traces_cand = calloc(cand->ntraces + 1, sizeof *c->traces_cand);
+    size_t rows_total = 0;
+    if (c->has_bench)
+        rows_total = (c->bench.best->nrows + c->bench.cand->nrows) * (total + 1);
+    c->trace_rows = malloc((rows_total + 1) * sizeof *c->trace_rows);
+    if (!c->traces_best || !c->traces_cand || !c->trace_rows)
+        return KR_INTERNAL;
+    size_t used_rows = 0, unmatched = 0, other_provider = 0;
+    const char *example = NULL;
+    for (int s = 0; s < 2; s++) {
+        an_trace_in *dst = s ? c->traces_cand : c->traces_best;
+        size_t *nd = s ? &c->ntraces_cand : &c->ntraces_best;
+        for (size_t i = 0; i < sides[s]->ntraces; i++) {
+            an_trace_in t = sides[s]->traces[i];
+            char shape[256], prov[256];
+            if (c->has_bench && an_profile_path(t.path, shape, sizeof shape, prov, sizeof prov)) {
+                if (c->provider && !ci_eq(prov, c->provider)) {
+                    other_provider++;
+                    continue;
+                }
+                size_t *rows, nr;
+                if (an_rows_of_shape(s ? c->bench.cand : c->bench.best, shape, &rows, &nr))
+                    return KR_INTERNAL;
+                if (!nr) {
+                    free(rows);
+                    unmatched++;
+                    if (!example)
+                        example = t.path;
+                    continue;
+                }
+                memcpy(c->trace_rows + used_rows, rows, nr * sizeof *rows);
+                t.rows = c->trace_rows + used_rows;
+                t.nrows = nr;
+                used_rows += nr;
+                c->traces_matched++;
+                free(rows);
+            }
+            dst[(*nd)++] = t;
+        }
+    }
+    if (unmatched)
+        note(&c->warnings, "trace_unmatched", "%zu per-shape trace%s match%s no benchmark row (e.g. %s): left out; "
+             "the trace and CSV rows do not line up", unmatched, unmatched == 1 ? "" : "s", unmatched == 1 ? "es" : "",
+             example);
+    if (other_provider)
+        note(&c->warnings, "trace_other_provider", "%zu per-shape trace%s of providers other than %s left out",
+             other_provider, other_provider == 1 ? "" : "s", c->provider);
+    return 0;
+}
+
+static int is_change(an_outcome o)
+{
+    return o == AN_OUT_IMPROVED || o == AN_OUT_REGRESSED || o == AN_OUT_TIE_FASTER || o == AN_OUT_TIE_SLOWER;
+}
+
+/* The kernel names of one candidate set: lead and its companions on both sides. */
+static int set_of(an_compare *c, const char *lead, an_target *t)
+{
+    memset(t, 0, sizeof *t);
+    if (add_name(&t->names, &t->n, lead))
+        return KR_INTERNAL;
+    char **comp = NULL;
+    size_t nc = 0;
+    if (an_time_companions(c->traces_best, &c->tbest, t, &comp, &nc) ||
+        an_time_companions(c->traces_cand, &c->tcand, t, &comp, &nc) ||
+        an_target_add_companions(&c->tbest, &c->tcand, t, comp, nc, 1)) {
+        free_names(comp, nc);
+        return KR_INTERNAL;
+    }
+    free_names(comp, nc);
+    return 0;
+}
+
+/* An auto-pick among several timed non-framework kernels (a kernel under
+ * work beside its references): each candidate set is measured alone; the
+ * one that changed while every other ties is the target; otherwise the
+ * comparison fails as ambiguous, naming each set and its --kernel flags. */
+static int resolve_sets(an_compare *c, size_t skip_first)
+{
+    const an_side_time *b = &c->tbest;
+    uint64_t top = 0;
+    for (size_t i = 0; i < b->nkernels; i++)
+        if (!b->kernels[i].helper && !b->kernels[i].framework && b->kernels[i].all.n >= AN_TIME_MIN_LOOP &&
+            b->kernels[i].total_ns > top)
+            top = b->kernels[i].total_ns;
+    an_cand_set *sets = calloc(b->nkernels + 1, sizeof *sets);
+    if (!sets)
+        return KR_INTERNAL;
+    size_t n = 0;
+    for (size_t i = 0; i < b->nkernels; i++) {
+        const an_kernel_stat *k = &b->kernels[i];
+        if (k->helper || k->framework || k->all.n < AN_TIME_MIN_LOOP || 100 * k->total_ns < top)
+            continue;
+        int member = 0;
+        for (size_t q = 0; q < n && !member; q++)
+            for (size_t j = 0; j < sets[q].n && !member; j++)
+                member = !strcmp(sets[q].names[j], k->name);
+        if (member)
+            continue;
+        an_target t;
+        if (set_of(c, k->name, &t))
+            return KR_INTERNAL;
+        sets[n].names = t.names;
+        sets[n].n = t.n;
+        t.names = NULL;
+        t.n = 0;
+        an_target_free_set(&t);
+        n++;
+    }
+    if (n < 2) {
+        for (size_t q = 0; q < n; q++)
+            free_names(sets[q].names, sets[q].n);
+        free(sets);
+        return 0;
+    }
+    c->sets = sets;
+    c->nsets = n;
+    size_t changed = 0, ties = 0, pick = 0;
+    for (size_t q = 0; q < n; q++) {
+        an_target t;
+        memset(&t, 0, sizeof t);
+        t.names = sets[q].names;
+        t.n = sets[q].n;
+        group_init(&sets[q].group, sets[q].names[0]);
+        if (an_time_calls(c->traces_best, c->ntraces_best, &t, skip_first, 0, c->noise, &c->tbest) ||
+            an_time_calls(c->traces_cand, c->ntraces_cand, &t, skip_first, 0, c->noise, &c->tcand))
+            return KR_INTERNAL;
+        if (c->tcand.ncalls && c->tbest.ncalls && group_gpu(c, NULL, &sets[q].group))
+            return KR_INTERNAL;
+        kr_buf f;
+        kr_buf_init(&f);
+        for (size_t j = 0; j < sets[q].n; j++)
+            kr_buf_printf(&f, "%s--kernel '^%s$'", j ? " " : "", sets[q].names[j]);
+        sets[q].flags = xstrdup(kr_buf_cstr(&f));
+        kr_buf_free(&f);
+        if (is_change(sets[q].group.outcome)) {
+            changed++;
+            pick = q;
+        } else if (sets[q].group.outcome == AN_OUT_TIE) {
+            ties++;
+        }
+    }
+    if (changed == 1 && changed + ties == n) {
+        c->target_resolved = 1;
+        an_target *t = &c->target;
+        free_names(t->names, t->n);
+        t->names = NULL;
+        t->n = 0;
+        for (size_t j = 0; j < sets[pick].n; j++)
+            if (add_name(&t->names, &t->n, sets[pick].names[j]))
+                return KR_INTERNAL;
+        for (size_t j = 0; j < t->njoined; j++)
+            if (add_name(&t->names, &t->n, t->joined[j]))
+                return KR_INTERNAL;
+        free(t->why);
+        t->why = xprintf("auto: %s is the only candidate set that changed (%s); the other %zu tie: references the "
+                         "round did not touch", sets[pick].names[0], an_outcome_text(sets[pick].group.outcome), n - 1);
+        t->ambiguous = 0;
+        return t->why ? 0 : KR_INTERNAL;
+    }
+    kr_buf m;
+    kr_buf_init(&m);
+    char a[256];
+    kr_buf_printf(&m, "ambiguous target: %zu timed kernel sets outside the framework and ", n);
+    kr_buf_puts(&m, changed == 0 ? "none changed beyond noise" : changed > 1 ? "more than one changed" : "some are inconclusive");
+    kr_buf_puts(&m, ":");
+    for (size_t q = 0; q < n; q++)
+        kr_buf_printf(&m, " %s%s %s;", sets[q].names[0], sets[q].n > 1 ? " (+ companions)" : "",
+                      group_interval(&sets[q].group, a, sizeof a));
+    kr_buf_puts(&m, " pin the kernel under work with");
+    for (size_t q = 0; q < n; q++)
+        kr_buf_printf(&m, "%s %s", q ? " or" : "", sets[q].flags);
+    note(&c->problems, "ambiguous_target", "%s", kr_buf_cstr(&m));
+    kr_buf_free(&m);
+    return 0;
+}
+
+/* Companions of the final set: timed in an auto-picked set; in a pinned
+ * set only those found on CANDIDATE alone (work moved out of the target
+ * still costs), the others neither break a segment nor count. */
+static int add_companions(an_compare *c, int pinned)
+{
+    char **comp = NULL;
+    size_t nc = 0;
+    int rc = KR_INTERNAL;
+    if (an_time_companions(c->traces_best, &c->tbest, &c->target, &comp, &nc) ||
+        an_time_companions(c->traces_cand, &c->tcand, &c->target, &comp, &nc))
+        goto out;
+    for (size_t i = 0; i < nc; i++) {
+        int timed = !pinned || an_time_kernel_index(&c->tbest, comp[i]) < 0;
+        if (an_target_add_companions(&c->tbest, &c->tcand, &c->target, &comp[i], 1, timed))
+            goto out;
+    }
+    rc = 0;
+out:
+    free_names(comp, nc);
+    return rc;
+}
+
 /* ---- the run ---- */
 
 int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cmp_opts *o,
@@ -619,6 +1012,20 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
     out->bench_best_csv = out->bench_cand_csv = SIZE_MAX;
     char b1[64], b2[64], b3[64];
 
+    /* 0. A benchmark harness: only the rows of the provider under test. */
+    int hrc = harness(out, best, cand, o, err);
+    if (hrc)
+        return hrc;
+    an_cmp_side eb = *best, ec = *cand;
+    if (out->views_best) {
+        eb.csvs = out->views_best;
+        ec.csvs = out->views_cand;
+    }
+    out->csvs_best = eb.csvs;
+    out->csvs_cand = ec.csvs;
+    best = &eb;
+    cand = &ec;
+
     /* 1. BEST must be complete where CANDIDATE is not (LOOP.md §2). */
     out->timing_best = dispatches(best) > 0;
     out->timing_cand = dispatches(cand) > 0;
@@ -631,6 +1038,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
                           "BEST has no benchmark CSV while CANDIDATE has one: re-run the benchmark for BEST");
 
     /* 2. Benchmark CSVs. */
+    char keycols[512];
     if (best->ncsvs) {
         size_t ib, ic;
         if (cand->ncsvs == 0) {
@@ -639,7 +1047,17 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
             note(&out->problems, "csv_unpaired",
                  "no benchmark CSV of CANDIDATE pairs with BEST's (by file name or header): %s", base_name(best->csvs[0].path));
         } else {
-            an_bench_opts bo = {o->metric, o->class_by};
+            an_bench_opts bo = {o->metric, o->class_by, o->direction, o->config};
+            if (!bo.config_cols && out->provider) {
+                const an_bench_csv *t = &best->csvs[ib];
+                int sc = an_csv_col_ci(t, "shape_id"), ac = an_csv_col_ci(t, "args"), dc = an_csv_col_ci(t, "dtype");
+                if (sc >= 0)
+                    bo.config_cols = t->header[sc];
+                else if (ac >= 0) {
+                    snprintf(keycols, sizeof keycols, "%s%s%s", t->header[ac], dc >= 0 ? "," : "", dc >= 0 ? t->header[dc] : "");
+                    bo.config_cols = keycols;
+                }
+            }
             int rc = an_bench_pair(&best->csvs[ib], &cand->csvs[ic], &bo, &out->bench, err);
             if (rc)
                 return rc;
@@ -686,11 +1104,16 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
 
     /* 3. Gate (LOOP.md §3.2). */
     const char *gexpr = NULL;
-    if (o->gate) {
+    kr_buf defgate;
+    kr_buf_init(&defgate);
+    default_gate(best, cand, &defgate);
+    if (o->gate && !strcmp(o->gate, "none")) {
+        out->gate_source = "none_option";
+    } else if (o->gate) {
         gexpr = o->gate;
         out->gate_source = "option";
-    } else if (side_has_err_column(best) || side_has_err_column(cand)) {
-        gexpr = "err_*";
+    } else if (defgate.len) {
+        gexpr = kr_buf_cstr(&defgate);
         out->gate_source = "default";
     } else if (best->exit_code >= 0 || cand->exit_code >= 0) {
         out->gate_source = "exit_status";
@@ -699,8 +1122,12 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
     }
     if (gexpr) {
         int rc = an_gate_parse(gexpr, &out->gate, err);
+        kr_buf_free(&defgate);
         if (rc)
             return rc;
+        if (!strcmp(out->gate_source, "default"))
+            for (size_t k = 0; k < out->gate.n; k++)
+                out->gate.terms[k].gate_columns_only = 1;
         if (an_gate_evaluate(&out->gate, best->csvs, best->ncsvs, &out->gate_best) ||
             an_gate_evaluate(&out->gate, cand->csvs, cand->ncsvs, &out->gate_cand))
             return KR_INTERNAL;
@@ -749,13 +1176,20 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
             note(&out->problems, "crash_after_write",
                  "CANDIDATE exited with status %lld although every gate column passed (crash after writing the CSV)",
                  (long long)cand->exit_code);
+    } else if (!strcmp(out->gate_source, "none_option")) {
+        kr_buf_free(&defgate);
+        out->gate_status = "no_gate";
+        note(&out->warnings, "no_gate", "--gate none: nothing checks correctness (accepted by the option)");
     } else if (!strcmp(out->gate_source, "exit_status")) {
+        kr_buf_free(&defgate);
         out->gate_status = cand->exit_code < 0 ? "not_evaluated" : cand->exit_code ? "fail" : "pass";
         note(&out->warnings, "gate_exit_status", "no err_* column: the gate is the benchmark's exit status");
     } else {
+        kr_buf_free(&defgate);
         out->gate_status = "no_gate";
         if (best->ncsvs || cand->ncsvs)
-            note(&out->warnings, "no_gate", "no err_* column and no exit status: nothing checks correctness");
+            note(&out->warnings, "no_gate", "no gate column (err_*, check, status, correct, ...) and no exit status: "
+                 "nothing checks correctness; pass --gate COL, record exit_code= in run.meta, or --gate none to accept");
     }
 
     /* 4. Validity (LOOP.md §3.1). */
@@ -775,17 +1209,24 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
 
     /* 5. GPU time (LOOP.md §3.3). */
     if (out->timing_best && out->timing_cand) {
-        if (an_time_kernels(best->traces, best->ntraces, out->noise, &out->tbest) ||
-            an_time_kernels(cand->traces, cand->ntraces, out->noise, &out->tcand))
+        if (trace_inputs(out, best, cand))
+            return KR_INTERNAL;
+        const an_trace_in *TB = out->traces_best, *TC = out->traces_cand;
+        if (an_time_kernels(TB, out->ntraces_best, out->noise, &out->tbest) ||
+            an_time_kernels(TC, out->ntraces_cand, out->noise, &out->tcand))
             return KR_INTERNAL;
         int rc = an_time_target(&out->tbest, &out->tcand, o->kernels, o->nkernels, &out->target, err);
         if (rc)
             return rc;
         if (out->target.n == 0)
             return kr_err_set(err, KR_USAGE, NULL, NULL, "--kernel matches no kernel name in either trace");
+        if (!o->nkernels && resolve_sets(out, o->skip_first))
+            return KR_INTERNAL;
+        if (add_companions(out, o->nkernels > 0))
+            return KR_INTERNAL;
         size_t nrb = out->has_bench ? out->bench.best->nrows : 0, nrc = out->has_bench ? out->bench.cand->nrows : 0;
-        if (an_time_calls(best->traces, best->ntraces, &out->target, o->skip_first, nrb, out->noise, &out->tbest) ||
-            an_time_calls(cand->traces, cand->ntraces, &out->target, o->skip_first, nrc, out->noise, &out->tcand))
+        if (an_time_calls(TB, out->ntraces_best, &out->target, o->skip_first, nrb, out->noise, &out->tbest) ||
+            an_time_calls(TC, out->ntraces_cand, &out->target, o->skip_first, nrc, out->noise, &out->tcand))
             return KR_INTERNAL;
         if (out->tbest.ncalls == 0)
             return kr_err_set(err, KR_INPUT, best->path, NULL, "BEST has no dispatch of the target kernel set (%s)",
@@ -1256,6 +1697,24 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
 
 void an_compare_free(an_compare *c)
 {
+    for (size_t i = 0; i < c->nviews_best; i++)
+        an_csv_view_free(&c->views_best[i]);
+    for (size_t i = 0; i < c->nviews_cand; i++)
+        an_csv_view_free(&c->views_cand[i]);
+    free(c->views_best);
+    free(c->views_cand);
+    free(c->provider);
+    free_names(c->providers, c->nproviders);
+    free(c->traces_best);
+    free(c->traces_cand);
+    free(c->trace_rows);
+    for (size_t i = 0; i < c->nsets; i++) {
+        free_names(c->sets[i].names, c->sets[i].n);
+        group_free(&c->sets[i].group);
+        free(c->sets[i].flags);
+    }
+    free(c->sets);
+    free_names(c->severe_rows, c->nsevere);
     notes_free(&c->reasons);
     notes_free(&c->warnings);
     notes_free(&c->problems);

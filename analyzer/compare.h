@@ -79,6 +79,9 @@ typedef struct an_cmp_prev {
 
 typedef struct an_cmp_opts {
     double noise;                    /* θ as a fraction (0.01) */
+    an_metric_dir direction;         /* --lower-is-better / --higher-is-better */
+    const char *config;              /* --config COLS: the row key columns */
+    const char *provider;            /* --provider NAME (benchmark harness) */
     const char *const *kernels;      /* --kernel expressions */
     size_t nkernels;
     const char *gate, *metric, *class_by, *target_class;
@@ -130,6 +133,14 @@ typedef struct an_group {
     size_t nkernels_best, nkernels_cand;
 } an_group;
 
+/* One candidate target set of an ambiguous auto-pick, measured alone. */
+typedef struct an_cand_set {
+    char **names;                    /* lead kernel first, then its companions */
+    size_t n;
+    an_group group;
+    char *flags;                     /* the --kernel flags that pin it */
+} an_cand_set;
+
 typedef struct an_compare {
     an_verdict verdict;
     char *verdict_text;              /* "keep", "tie (faster)", "fail (gate)", "keep (script-only)" */
@@ -176,6 +187,33 @@ typedef struct an_compare {
     size_t ndecisive;
     char **kernel_columns;           /* config columns added to the class key because they select kernels */
     size_t nkernel_columns;
+
+    /* The benchmark CSVs as compared (parallel to each side's CSVs; rows of
+     * the provider under test only in a harness CSV). */
+    const an_bench_csv *csvs_best, *csvs_cand;
+    an_bench_csv *views_best, *views_cand;   /* owned views, NULL when none */
+    size_t nviews_best, nviews_cand;
+    char *provider;                  /* provider under test, NULL outside a harness */
+    const char *provider_source;     /* "option", "candidate_commit", "changed", "only" */
+    char **providers;                /* every provider seen */
+    size_t nproviders;
+
+    an_trace_in *traces_best, *traces_cand;  /* the traces as used (rows of per-shape traces) */
+    size_t ntraces_best, ntraces_cand;
+    size_t *trace_rows;              /* storage of their rows */
+    size_t traces_matched;           /* per-shape traces mapped to rows (both sides) */
+
+    an_cand_set *sets;               /* ambiguous auto-pick: each candidate set */
+    size_t nsets;
+    uint8_t target_resolved;         /* the one set that changed was taken as the target */
+
+    uint8_t benchmark_only;          /* neither side has a trace: the benchmark metric decided */
+    const char *bench_method;        /* "replicates", "signed_rank", NULL */
+    size_t replicates_best, replicates_cand;   /* benchmark CSVs pooled per side */
+    char **severe_rows;              /* rows more than 5 % worse: "label (+7.1 %)" */
+    size_t nsevere;
+    uint8_t severe_known;            /* their change exceeds the row's own noise */
+    uint8_t structural;              /* more calls cannot decide (one call per row) */
 
     double noise;
     size_t skip_first;

@@ -48,17 +48,88 @@ static int lower_suffix(const char *name, const char *s)
     return lower_prefix(name + n - m, s);
 }
 
-int an_bench_is_result_column(const char *name)
+static int lower_eq(const char *name, const char *s)
 {
-    static const char *const contains[] = {"max_diff", "_diff_thr", "tflops", "gbps", "speedup", "ratio", "time"};
-    if (lower_prefix(name, "us_") || lower_prefix(name, "err_"))
-        return 1;
-    for (size_t i = 0; i < sizeof contains / sizeof contains[0]; i++)
-        if (lower_contains(name, contains[i]))
-            return 1;
-    return lower_suffix(name, "_us") || lower_suffix(name, "_ms");
+    return strlen(name) == strlen(s) && lower_prefix(name, s);
 }
 
+static int any_contains(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (lower_contains(name, *list))
+            return 1;
+    return 0;
+}
+
+static int any_eq(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (lower_eq(name, *list))
+            return 1;
+    return 0;
+}
+
+/* Error-size words: a column naming the size of an error is a result. */
+static int is_error_size(const char *name)
+{
+    static const char *const size_words[] = {"max", "mean", "min", "avg", "rel", "abs", "rms", "l2", NULL};
+    static const char *const other[] = {"diff", "atol", "rtol", "cos", "snr", "ulp", "tolerance", NULL};
+    if (lower_eq(name, "correctness_error"))
+        return 1;
+    if (lower_contains(name, "err") && any_contains(name, size_words))
+        return 1;
+    return any_contains(name, other);
+}
+
+an_col_kind an_bench_column_kind(const char *name)
+{
+    static const char *const gate_text[] = {"check", "status", "result", "benchmark_status", NULL};
+    static const char *const gate_bool[] = {"correct", "correctness", "passed", "valid", "is_correct", NULL};
+    static const char *const higher[] = {"tflops", "gflops", "gbps", "gb/s", "tb/s", "bandwidth", "throughput",
+                                         "speedup", "tokens/s", "items/s", "score", NULL};
+    static const char *const lower_words[] = {"time", "latency", "duration", NULL};
+    if (any_eq(name, gate_text))
+        return AN_COL_GATE_TEXT;
+    if (any_eq(name, gate_bool))
+        return AN_COL_GATE_BOOL;
+    if (is_error_size(name))
+        return AN_COL_ERROR_SIZE;
+    if (lower_prefix(name, "err_"))
+        return AN_COL_GATE_NUMBER;
+    if (lower_prefix(name, "us_") || lower_suffix(name, "_us") || lower_suffix(name, "_ms") ||
+        lower_suffix(name, "_ns") || lower_eq(name, "us") || lower_eq(name, "ms") || lower_eq(name, "ns") ||
+        lower_contains(name, "(us)") || lower_contains(name, "(ms)") || lower_contains(name, "(ns)") ||
+        any_contains(name, lower_words))
+        return AN_COL_METRIC_LOWER;
+    if (any_contains(name, higher))
+        return AN_COL_METRIC_HIGHER;
+    if (lower_contains(name, "ratio") || lower_contains(name, "_thr"))
+        return AN_COL_RESULT;
+    return AN_COL_CONFIG;
+}
+
+int an_bench_is_result_column(const char *name)
+{
+    return an_bench_column_kind(name) != AN_COL_CONFIG;
+}
+
+int an_bench_is_gate_column(const char *name)
+{
+    an_col_kind k = an_bench_column_kind(name);
+    return k == AN_COL_GATE_NUMBER || k == AN_COL_GATE_TEXT || k == AN_COL_GATE_BOOL;
+}
+
+/* Spread and side columns of a time metric (p10_us, std_us, min_us, ...),
+ * never the default metric. */
+static int is_spread_column(const char *name)
+{
+    static const char *const pre[] = {"p1", "p2", "p5", "p7", "p9", "std", "stdev", "min_", "max_", "mad_", "ci_",
+                                      "eager_", "graph_", "host_", "iqr", NULL};
+    for (const char *const *p = pre; *p; p++)
+        if (lower_prefix(name, *p))
+            return 1;
+    return 0;
+}
 int an_bench_col(const an_bench_csv *t, const char *name)
 {
     for (size_t i = 0; i < t->ncols; i++)
@@ -109,8 +180,8 @@ void an_bench_norm(const char *raw, char *buf, size_t cap)
 
 const char *an_gate_op_text(an_gate_op op)
 {
-    static const char *t[] = {"==", "!=", "<", "<=", ">", ">="};
-    return (unsigned)op <= AN_GATE_GE ? t[op] : "?";
+    static const char *t[] = {"==", "!=", "<", "<=", ">", ">=", "passes"};
+    return (unsigned)op <= AN_GATE_OK ? t[op] : "?";
 }
 
 int an_gate_match(const char *p, const char *s)
@@ -214,6 +285,7 @@ int an_gate_parse(const char *expr, an_gate *out, kr_err *err)
         } else {
             t.value = 0;
             t.value_text = xstrdup("0");
+            t.op = AN_GATE_OK;
         }
         if (out->n == cap) {
             cap = cap ? cap * 2 : 4;
@@ -223,7 +295,12 @@ int an_gate_parse(const char *expr, an_gate *out, kr_err *err)
             out->terms = nt;
         }
         out->terms[out->n++] = t;
-        kr_buf_printf(&text, "%s%s %s %s", out->n > 1 ? ", " : "", t.pattern, an_gate_op_text(t.op), t.value_text);
+        an_col_kind kind = an_bench_column_kind(t.pattern);
+        if (t.op == AN_GATE_OK && (kind == AN_COL_GATE_TEXT || kind == AN_COL_GATE_BOOL))
+            kr_buf_printf(&text, "%s%s passes", out->n > 1 ? ", " : "", t.pattern);
+        else
+            kr_buf_printf(&text, "%s%s %s %s", out->n > 1 ? ", " : "", t.pattern,
+                          an_gate_op_text(t.op == AN_GATE_OK ? AN_GATE_EQ : t.op), t.value_text);
         while (*s == ' ' || *s == '\t')
             s++;
         if (*s == '\0')
@@ -253,11 +330,51 @@ static int holds(an_gate_op op, double v, double ref)
     case AN_GATE_LE: return v <= ref;
     case AN_GATE_GT: return v > ref;
     case AN_GATE_GE: return v >= ref;
+    case AN_GATE_OK: return v == ref;
     }
     return 0;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int term_applies(const an_gate_term *t, const char *column)
+{
+    if (t->gate_columns_only && !an_bench_is_gate_column(column))
+        return 0;
+    return an_gate_match(t->pattern, column);
+}
+
+static int word_in(const char *v, const char *const *list)
+{
+    for (; *list; list++)
+        if (lower_eq(v, *list))
+            return 1;
+    return 0;
+}
+
+int an_bench_gate_cell(const char *column, const char *cell)
+{
+    static const char *const text_pass[] = {"pass", "passed", "ok", "success", NULL};
+    static const char *const bool_pass[] = {"true", "1", "yes", "pass", "1.0", NULL};
+    char v[256];
+    if (strlen(cell) >= sizeof v)
+        return 0;
+    trim_into(cell, v, sizeof v);
+    switch (an_bench_column_kind(column)) {
+    case AN_COL_GATE_TEXT:
+        if (word_in(v, text_pass))
+            return 1;
+        if (!v[0] || lower_prefix(v, "skip"))
+            return -1;
+        return 0;
+    case AN_COL_GATE_BOOL:
+        return word_in(v, bool_pass) ? 1 : 0;
+    default: {
+        double x;
+        return an_bench_number(v, &x) && x == 0 ? 1 : 0;
+    }
+    }
+}
 
 int an_gate_evaluate(const an_gate *g, const an_bench_csv *csvs, size_t n, an_gate_eval *out)
 {
@@ -265,13 +382,13 @@ int an_gate_evaluate(const an_gate *g, const an_bench_csv *csvs, size_t n, an_ga
     out->term_matched = calloc(g->n ? g->n : 1, 1);
     if (!out->term_matched)
         return KR_INTERNAL;
-    size_t cap = 0, ccap = 0;
+    size_t cap = 0, ccap = 0, scap = 0;
     for (size_t f = 0; f < n; f++) {
         const an_bench_csv *t = &csvs[f];
         for (size_t c = 0; c < t->ncols; c++) {
             int any = 0;
             for (size_t k = 0; k < g->n; k++)
-                if (an_gate_match(g->terms[k].pattern, t->header[c])) {
+                if (term_applies(&g->terms[k], t->header[c])) {
                     out->term_matched[k] = 1;
                     any = 1;
                 }
@@ -295,12 +412,28 @@ int an_gate_evaluate(const an_gate *g, const an_bench_csv *csvs, size_t n, an_ga
         for (size_t r = 0; r < t->nrows; r++)
             for (size_t c = 0; c < t->ncols; c++)
                 for (size_t k = 0; k < g->n; k++) {
-                    if (!an_gate_match(g->terms[k].pattern, t->header[c]))
+                    if (!term_applies(&g->terms[k], t->header[c]))
                         continue;
                     out->cells++;
                     double v;
-                    if (an_bench_number(an_bench_cell(t, r, c), &v) && holds(g->terms[k].op, v, g->terms[k].value))
+                    if (g->terms[k].op == AN_GATE_OK) {
+                        int st = an_bench_gate_cell(t->header[c], an_bench_cell(t, r, c));
+                        if (st > 0)
+                            continue;
+                        if (st < 0) {
+                            if (out->nskips == scap) {
+                                scap = scap ? scap * 2 : 16;
+                                an_gate_fail *ns = realloc(out->skips, scap * sizeof *ns);
+                                if (!ns)
+                                    return KR_INTERNAL;
+                                out->skips = ns;
+                            }
+                            out->skips[out->nskips++] = (an_gate_fail){f, r, c, k};
+                            continue;
+                        }
+                    } else if (an_bench_number(an_bench_cell(t, r, c), &v) && holds(g->terms[k].op, v, g->terms[k].value)) {
                         continue;
+                    }
                     if (out->nfails == cap) {
                         cap = cap ? cap * 2 : 16;
                         an_gate_fail *nf = realloc(out->fails, cap * sizeof *nf);
@@ -322,6 +455,7 @@ void an_gate_eval_free(an_gate_eval *e)
         free(e->columns[i]);
     free(e->columns);
     free(e->fails);
+    free(e->skips);
     free(e->term_matched);
     memset(e, 0, sizeof *e);
 }
@@ -363,6 +497,12 @@ static int cmp_keyed(const void *a, const void *b)
 
 static int is_config(const an_bench_cmp *b, const char *name)
 {
+    if (b->key_cols) {
+        for (size_t i = 0; i < b->nkey_cols; i++)
+            if (!strcmp(b->key_cols[i], name))
+                return 1;
+        return 0;
+    }
     if (an_bench_is_result_column(name))
         return 0;
     for (size_t i = 0; i < b->nrelabelled; i++)
@@ -548,6 +688,33 @@ int an_bench_pair(const an_bench_csv *best, const an_bench_csv *cand, const an_b
     out->best = best;
     out->cand = cand;
     out->metric_best = out->metric_cand = -1;
+    if (o && o->config_cols && *o->config_cols) {
+        const char *q = o->config_cols;
+        while (*q) {
+            const char *e = strchr(q, ',');
+            size_t n = e ? (size_t)(e - q) : strlen(q);
+            char raw[256], name[256];
+            if (n >= sizeof raw)
+                n = sizeof raw - 1;
+            memcpy(raw, q, n);
+            raw[n] = '\0';
+            trim_into(raw, name, sizeof name);
+            if (name[0]) {
+                if (an_bench_col(best, name) < 0 || an_bench_col(cand, name) < 0)
+                    return kr_err_set(err, KR_USAGE, an_bench_col(best, name) < 0 ? best->path : cand->path, NULL,
+                                      "--config: no column '%s'", name);
+                char **nk = realloc(out->key_cols, (out->nkey_cols + 1) * sizeof *nk);
+                if (!nk)
+                    return KR_INTERNAL;
+                out->key_cols = nk;
+                if (!(nk[out->nkey_cols++] = xstrdup(name)))
+                    return KR_INTERNAL;
+            }
+            q += n;
+            if (*q == ',')
+                q++;
+        }
+    }
     if (make_config(out) || pair_rows(out))
         return KR_INTERNAL;
     if ((out->nunpaired_best || out->nunpaired_cand) && !out->config_differs) {
@@ -569,7 +736,7 @@ int an_bench_pair(const an_bench_csv *best, const an_bench_csv *cand, const an_b
                 return KR_INTERNAL;
         }
     }
-    /* Metric column. */
+    /* Metric column and its direction (docs/compare.md "Metric direction"). */
     if (o && o->metric) {
         out->metric_best = an_bench_col(best, o->metric);
         out->metric_cand = an_bench_col(cand, o->metric);
@@ -579,26 +746,53 @@ int an_bench_pair(const an_bench_csv *best, const an_bench_csv *cand, const an_b
         out->metric = best->header[out->metric_best];
         out->metric_source = "option";
     } else {
-        int first = -1, chosen = -1;
+        /* In order: us_* without a reference token, median_us, the first
+         * us_*, another time column, a throughput column. */
+        int pick[5] = {-1, -1, -1, -1, -1};
         for (size_t c = 0; c < best->ncols; c++) {
-            if (!lower_prefix(best->header[c], "us_") || an_bench_col(cand, best->header[c]) < 0)
+            const char *h = best->header[c];
+            if (an_bench_col(cand, h) < 0 || is_spread_column(h) || lower_contains(h, "timestamp"))
                 continue;
-            if (first < 0)
-                first = (int)c;
-            if (chosen < 0 && !has_ref_token(best->header[c] + 3))
-                chosen = (int)c;
+            an_col_kind k = an_bench_column_kind(h);
+            if (lower_prefix(h, "us_")) {
+                if (pick[0] < 0 && !has_ref_token(h + 3))
+                    pick[0] = (int)c;
+                if (pick[2] < 0)
+                    pick[2] = (int)c;
+            } else if (lower_eq(h, "median_us")) {
+                pick[1] = (int)c;
+            } else if (k == AN_COL_METRIC_LOWER && pick[3] < 0 && !has_ref_token(h)) {
+                pick[3] = (int)c;
+            } else if (k == AN_COL_METRIC_HIGHER && pick[4] < 0 && !has_ref_token(h) && !lower_contains(h, "speedup")) {
+                pick[4] = (int)c;
+            }
         }
-        if (chosen >= 0)
-            out->metric_source = "default";
-        else if (first >= 0) {
-            chosen = first;
-            out->metric_source = "first us_ column";
+        static const char *const why[] = {"default", "median_us", "first us_ column", "time column", "throughput column"};
+        for (int i = 0; i < 5; i++)
+            if (pick[i] >= 0) {
+                out->metric_best = pick[i];
+                out->metric_cand = an_bench_col(cand, best->header[pick[i]]);
+                out->metric = best->header[pick[i]];
+                out->metric_source = why[i];
+                break;
+            }
+    }
+    if (out->metric) {
+        an_metric_dir dir = o ? o->direction : AN_DIR_AUTO;
+        out->direction_source = "option";
+        if (dir == AN_DIR_AUTO) {
+            an_col_kind k = an_bench_column_kind(out->metric);
+            out->direction_source = "name";
+            if (k == AN_COL_METRIC_LOWER)
+                dir = AN_DIR_LOWER;
+            else if (k == AN_COL_METRIC_HIGHER)
+                dir = AN_DIR_HIGHER;
+            else
+                return kr_err_set(err, KR_USAGE, best->path, NULL,
+                                  "--metric %s: its direction is unknown from the name; add --lower-is-better "
+                                  "(a time) or --higher-is-better (a throughput)", out->metric);
         }
-        if (chosen >= 0) {
-            out->metric_best = chosen;
-            out->metric_cand = an_bench_col(cand, best->header[chosen]);
-            out->metric = best->header[chosen];
-        }
+        out->metric_higher = dir == AN_DIR_HIGHER;
     }
     double sb = 0, sc = 0;
     size_t nm = 0;
@@ -612,7 +806,7 @@ int an_bench_pair(const an_bench_csv *best, const an_bench_csv *cand, const an_b
             r->has_metric = 1;
             r->best_metric = vb;
             r->cand_metric = vc;
-            r->ratio = vc / vb;
+            r->ratio = out->metric_higher ? vb / vc : vc / vb;
             sb += vb;
             sc += vc;
             nm++;
@@ -893,6 +1087,9 @@ int an_bench_script(an_bench_cmp *b, uint64_t seed, size_t resamples)
 
 void an_bench_free(an_bench_cmp *b)
 {
+    for (size_t i = 0; i < b->nkey_cols; i++)
+        free(b->key_cols[i]);
+    free(b->key_cols);
     free_classes(b);
     free_rows(b);
     free_config(b);

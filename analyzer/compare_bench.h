@@ -54,19 +54,47 @@ static inline const char *an_bench_cell(const an_bench_csv *t, size_t row, size_
     return t->cells[row * t->ncols + col];
 }
 
-int an_bench_is_result_column(const char *name);
+/* What a benchmark column holds (docs/compare.md "Benchmark CSV columns"),
+ * by its name, ASCII case-insensitive, first match wins:
+ *   gate text     check, status, result, benchmark_status
+ *   gate bool     correct, correctness, passed, valid, is_correct
+ *   error size    correctness_error; names containing "err" with a size word
+ *                 (max, mean, min, avg, rel, abs, rms, l2), or "diff", "atol",
+ *                 "rtol", "cos", "snr", "ulp", "tolerance": results, never
+ *                 config, never gate unless --gate names them
+ *   gate number   err_* (0 passes)
+ *   lower better  us_*, *_us, *_ms, *_ns, "(us)", or containing time,
+ *                 latency, duration
+ *   higher better containing tflops, gflops, gbps, gb/s, tb/s, bandwidth,
+ *                 throughput, speedup, tokens/s, items/s, score
+ *   result        containing ratio or _thr
+ *   config        everything else */
+typedef enum an_col_kind {
+    AN_COL_CONFIG = 0, AN_COL_RESULT, AN_COL_ERROR_SIZE, AN_COL_GATE_NUMBER, AN_COL_GATE_TEXT, AN_COL_GATE_BOOL,
+    AN_COL_METRIC_LOWER, AN_COL_METRIC_HIGHER
+} an_col_kind;
+
+an_col_kind an_bench_column_kind(const char *name);
+int an_bench_is_result_column(const char *name);   /* every kind but config */
+int an_bench_is_gate_column(const char *name);
+/* A gate cell of a column: 1 pass, 0 fail, -1 skipped (a text gate
+ * column reading skip..., or empty: listed, not failed). */
+int an_bench_gate_cell(const char *column, const char *cell);
 int an_bench_col(const an_bench_csv *t, const char *name);    /* index or -1 */
 /* 1 if the trimmed text is a finite number; *v gets it. */
 int an_bench_number(const char *text, double *v);
 
 /* ---- gate ---- */
-typedef enum an_gate_op { AN_GATE_EQ = 0, AN_GATE_NE, AN_GATE_LT, AN_GATE_LE, AN_GATE_GT, AN_GATE_GE } an_gate_op;
+/* AN_GATE_OK: a bare PATTERN: the cell passes as an_bench_gate_cell says
+ * (numeric columns: == 0). */
+typedef enum an_gate_op { AN_GATE_EQ = 0, AN_GATE_NE, AN_GATE_LT, AN_GATE_LE, AN_GATE_GT, AN_GATE_GE, AN_GATE_OK } an_gate_op;
 
 typedef struct an_gate_term {
     char *pattern;
     an_gate_op op;
     double value;
     char *value_text;            /* as written ("0" for a bare pattern) */
+    uint8_t gate_columns_only;   /* match only gate columns (the default gate's err_*) */
 } an_gate_term;
 
 typedef struct an_gate {
@@ -94,6 +122,8 @@ typedef struct an_gate_eval {
     char **columns;              /* distinct matched column names, sorted */
     size_t ncolumns;
     uint8_t *term_matched;       /* per term: matched some column */
+    an_gate_fail *skips;         /* skipped cells (text gate "skip..." or empty): listed, not failed */
+    size_t nskips;
 } an_gate_eval;
 
 /* Evaluates g over n CSVs. 0 or KR_INTERNAL. */
@@ -107,7 +137,8 @@ typedef struct an_bench_row {
     char *label;                 /* "block_size=16, query_length=1, ..." over config columns */
     size_t cls;                  /* index into classes, SIZE_MAX before classes exist */
     uint8_t has_metric;          /* both metric cells are positive numbers */
-    double best_metric, cand_metric, ratio;
+    double best_metric, cand_metric;
+    double ratio;                /* time-like: cand / best for lower-is-better, best / cand for higher */
 } an_bench_row;
 
 typedef struct an_bench_class {
@@ -120,9 +151,13 @@ typedef struct an_bench_class {
     size_t best_row, worst_row;  /* indices into rows[] of the smallest and largest ratio */
 } an_bench_class;
 
+typedef enum an_metric_dir { AN_DIR_AUTO = 0, AN_DIR_LOWER, AN_DIR_HIGHER } an_metric_dir;
+
 typedef struct an_bench_opts {
     const char *metric;          /* --metric, NULL for the default */
     const char *class_by;        /* --class-by (comma-separated), NULL for the default */
+    an_metric_dir direction;     /* --lower-is-better / --higher-is-better, AUTO from the name */
+    const char *config_cols;     /* --config (comma-separated): the row key columns; NULL: every config column */
 } an_bench_opts;
 
 typedef struct an_bench_cmp {
@@ -136,7 +171,11 @@ typedef struct an_bench_cmp {
     char *config_diff;           /* description when they differ */
 
     const char *metric;          /* metric column, NULL when none */
-    const char *metric_source;   /* "option", "default", "first us_ column" */
+    const char *metric_source;   /* "option", "default", "first us_ column", "time column", "throughput column" */
+    uint8_t metric_higher;       /* higher is better: ratio = best / cand (time-like) */
+    const char *direction_source;   /* "option" or "name" */
+    char **key_cols;             /* --config override, NULL when every config column keys the rows */
+    size_t nkey_cols;
     int metric_best, metric_cand;
     size_t metric_unusable;      /* paired rows whose metric is not a positive number */
 

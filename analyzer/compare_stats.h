@@ -101,4 +101,32 @@ an_outcome an_outcome_of(double r, double lo, double hi, int bounded, double the
  * only). *too_small is set when the total exceeds 20·n. */
 uint64_t an_need_more(size_t n, double r, double lo, double hi, double theta, int *too_small);
 
+/* One-sample signed-rank statistic of paired differences d (benchmark rows
+ * without a kernel trace, docs/compare.md "Loops without a trace"): zero
+ * differences are dropped (Wilcoxon's convention); T+ = sum of the ranks of
+ * the positive |d| (average ranks for ties); two-sided p from the exact
+ * distribution of T+ up to AN_STATS_SIGNED_EXACT_MAX non-zero differences
+ * (ties then make it conservative-approximate), else the normal
+ * approximation with tie and continuity correction. The centre is the
+ * Hodges-Lehmann estimate (median of the Walsh averages (d_i + d_j) / 2,
+ * i <= j) and the interval [W(k), W(M+1-k)], M = n(n+1)/2, k = 1 + the
+ * largest t with P(T+ <= t) <= alpha/2; k = 0 (unbounded) below 6
+ * differences at alpha = 0.05. */
+#define AN_STATS_SIGNED_EXACT_MAX 25u
+#define AN_STATS_SIGNED_MAX       4000u       /* differences beyond this: interval from the normal quantile only */
+
+typedef struct an_signed {
+    size_t n;                /* non-zero differences */
+    size_t zeros;
+    double hl;               /* median of the Walsh averages */
+    double lo, hi;           /* interval ends; 0 when k = 0 */
+    size_t k;
+    double t_plus;
+    double p;
+    uint8_t exact;
+} an_signed;
+
+/* d is not modified; n may be 0 (p = 1, k = 0). Returns 0 or KR_INTERNAL. */
+int an_signed_compute(const double *d, size_t n, double alpha, an_signed *out);
+
 #endif

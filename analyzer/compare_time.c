@@ -216,6 +216,12 @@ void an_target_free_set(an_target *t)
     for (size_t i = 0; i < t->njoined; i++)
         free(t->joined[i]);
     free(t->joined);
+    for (size_t i = 0; i < t->ncompanions; i++)
+        free(t->companions[i]);
+    free(t->companions);
+    for (size_t i = 0; i < t->nuntimed; i++)
+        free(t->untimed[i]);
+    free(t->untimed);
     free(t->why);
     free(t->runner_up);
     memset(t, 0, sizeof *t);
@@ -253,6 +259,104 @@ static int before(const an_side_time *best, const an_side_time *cand, const char
     if (tx != ty)
         return tx > ty;
     return strcmp(x, y) < 0;
+}
+
+static void sort_set(const an_side_time *best, const an_side_time *cand, an_target *t)
+{
+    for (size_t i = 1; i < t->n; i++)     /* insertion sort: the set is small */
+        for (size_t j = i; j > 0 && before(best, cand, t->names[j], t->names[j - 1]); j--) {
+            char *tmp = t->names[j];
+            t->names[j] = t->names[j - 1];
+            t->names[j - 1] = tmp;
+        }
+}
+
+int an_target_add_companions(const an_side_time *best, const an_side_time *cand, an_target *t, char **names, size_t n,
+                             int timed)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (an_target_has(t, names[i]))
+            continue;
+        if (add_name(&t->companions, &t->ncompanions, names[i]) ||
+            (timed ? add_name(&t->names, &t->n, names[i]) : add_name(&t->untimed, &t->nuntimed, names[i])))
+            return KR_INTERNAL;
+    }
+    sort_set(best, cand, t);
+    return 0;
+}
+
+typedef struct gapk { const char *name; size_t clean, alone_multi; } gapk;
+
+int an_time_companions(const an_trace_in *traces, const an_side_time *s, const an_target *t, char ***out, size_t *nout)
+{
+    dref *r;
+    size_t n;
+    if (collect(traces, s, &r, &n, NULL))
+        return KR_INTERNAL;
+    gapk *ks = NULL;
+    size_t nk = 0, kcap = 0, gaps = 0, empty = 0;
+    int rc = KR_INTERNAL;
+    size_t start = 0;
+    while (start < n) {
+        size_t end = start;
+        while (end < n && r[end].trace == r[start].trace)
+            end++;
+        qsort(r + start, end - start, sizeof *r, cmp_by_time);
+        size_t prev = SIZE_MAX;
+        for (size_t i = start; i < end; i++) {
+            if (!an_target_has(t, r[i].d->kernel_name))
+                continue;
+            if (prev != SIZE_MAX && r[prev].d->agent == r[i].d->agent) {
+                /* The gap (prev, i): its non-helper kernels. */
+                const char *only = NULL;
+                size_t count = 0;
+                int mixed = 0;
+                for (size_t q = prev + 1; q < i; q++) {
+                    const char *nm = r[q].d->kernel_name;
+                    if (an_time_is_helper(nm))
+                        continue;
+                    if (!only)
+                        only = nm;
+                    else if (strcmp(only, nm))
+                        mixed = 1;
+                    count++;
+                }
+                gaps++;
+                if (!only) {
+                    empty++;
+                } else if (!mixed) {
+                    size_t q = 0;
+                    while (q < nk && strcmp(ks[q].name, only))
+                        q++;
+                    if (q == nk) {
+                        if (nk == kcap) {
+                            kcap = kcap ? kcap * 2 : 8;
+                            gapk *nv = realloc(ks, kcap * sizeof *nv);
+                            if (!nv)
+                                goto out;
+                            ks = nv;
+                        }
+                        ks[nk++] = (gapk){only, 0, 0};
+                    }
+                    if (count == 1)
+                        ks[q].clean++;
+                    else
+                        ks[q].alone_multi++;
+                }
+            }
+            prev = i;
+        }
+        start = end;
+    }
+    for (size_t q = 0; q < nk; q++)
+        if (ks[q].clean >= 2 && 2 * ks[q].clean >= gaps && ks[q].alone_multi == 0 && empty == 0 &&
+            add_name(out, nout, ks[q].name))
+            goto out;
+    rc = 0;
+out:
+    free(ks);
+    free(r);
+    return rc;
 }
 
 static int loop_kernel(const an_kernel_stat *k)
@@ -342,12 +446,7 @@ int an_time_target(const an_side_time *best, const an_side_time *cand, const cha
                     return KR_INTERNAL;
             }
     }
-    for (size_t i = 1; i < out->n; i++)     /* insertion sort: the set is small */
-        for (size_t j = i; j > 0 && before(best, cand, out->names[j], out->names[j - 1]); j--) {
-            char *tmp = out->names[j];
-            out->names[j] = out->names[j - 1];
-            out->names[j - 1] = tmp;
-        }
+    sort_set(best, cand, out);
     out->why = xstrdup(why);
     return out->why ? 0 : KR_INTERNAL;
 }
@@ -358,9 +457,18 @@ void an_side_time_free(an_side_time *s)
         free(s->kernels[i].ns);
     free(s->kernels);
     free(s->calls);
+    free(s->rows_no_warm);
     free(s->segments_per_trace);
     free(s->trace_index);
     memset(s, 0, sizeof *s);
+}
+
+static int is_untimed(const an_target *t, const char *name)
+{
+    for (size_t i = 0; i < t->nuntimed; i++)
+        if (!strcmp(t->untimed[i], name))
+            return 1;
+    return 0;
 }
 
 static int push_call(an_side_time *s, size_t *cap, an_call c)
@@ -431,7 +539,7 @@ int an_time_calls(const an_trace_in *traces, size_t ntraces, const an_target *t,
                     }
                     if (cur >= 0)
                         cur += dur(e);
-                } else if (!an_time_is_helper(e->kernel_name)) {
+                } else if (!an_time_is_helper(e->kernel_name) && !is_untimed(t, e->kernel_name)) {
                     break;
                 }
             }
@@ -446,26 +554,58 @@ int an_time_calls(const an_trace_in *traces, size_t ntraces, const an_target *t,
     }
     free(r);
     r = NULL;
-    /* Warm flags, cold outliers, row mapping. */
-    for (size_t c = 0; c < s->ncalls; c++)
-        s->calls[c].warm = s->calls[c].index >= skip_first;
+    /* Row mapping: a trace's segments map in order to its rows (every row
+     * of the CSV, or the rows of its shape), k segments per row. */
     s->row_aligned = nrows > 0 && s->ntraces_used > 0;
     s->segments_per_row = 0;
     for (size_t tr = 0; tr < s->ntraces_used && s->row_aligned; tr++) {
-        size_t segs = s->segments_per_trace[tr];
-        if (segs == 0 || segs % nrows) {
+        const an_trace_in *ti = &traces[s->trace_index[tr]];
+        size_t m = ti->rows ? ti->nrows : nrows, segs = s->segments_per_trace[tr];
+        if (m == 0 || segs == 0 || segs % m) {
             s->row_aligned = 0;
             break;
         }
-        size_t k = segs / nrows;
         if (s->segments_per_row == 0)
-            s->segments_per_row = k;
+            s->segments_per_row = segs / m;
     }
     if (s->row_aligned)
         for (size_t c = 0; c < s->ncalls; c++) {
-            size_t k = s->segments_per_trace[s->calls[c].trace] / nrows;
-            s->calls[c].row = s->calls[c].segment / k;
+            const an_trace_in *ti = &traces[s->trace_index[s->calls[c].trace]];
+            size_t m = ti->rows ? ti->nrows : nrows;
+            size_t k = s->segments_per_trace[s->calls[c].trace] / m, i = s->calls[c].segment / k;
+            s->calls[c].row = ti->rows ? ti->rows[i] : i;
         }
+    /* Warm flags: the first skip_first calls of each row's block of calls
+     * (calls are in trace, segment, index order, so a row's block is
+     * contiguous within a trace), else of each segment. */
+    free(s->rows_no_warm);
+    s->rows_no_warm = NULL;
+    s->nrows_no_warm = s->max_calls_per_row = s->rows_with_calls = 0;
+    for (size_t c = 0; c < s->ncalls;) {
+        size_t e = c;
+        if (s->row_aligned)
+            while (e < s->ncalls && s->calls[e].trace == s->calls[c].trace && s->calls[e].row == s->calls[c].row)
+                e++;
+        else
+            while (e < s->ncalls && s->calls[e].trace == s->calls[c].trace &&
+                   s->calls[e].segment == s->calls[c].segment)
+                e++;
+        for (size_t q = c; q < e; q++)
+            s->calls[q].warm = q - c >= skip_first;
+        if (s->row_aligned) {
+            s->rows_with_calls++;
+            if (e - c > s->max_calls_per_row)
+                s->max_calls_per_row = e - c;
+            if (e - c <= skip_first) {
+                size_t *nv = realloc(s->rows_no_warm, (s->nrows_no_warm + 1) * sizeof *nv);
+                if (!nv)
+                    return KR_INTERNAL;
+                s->rows_no_warm = nv;
+                nv[s->nrows_no_warm++] = s->calls[c].row;
+            }
+        }
+        c = e;
+    }
     double *v = malloc((s->ncalls ? s->ncalls : 1) * sizeof *v), *ex = malloc((s->ncalls ? s->ncalls : 1) * sizeof *ex);
     double *cps = malloc((s->nsegments ? s->nsegments : 1) * sizeof *cps);
     if (!v || !ex || !cps) {

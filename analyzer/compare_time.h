@@ -17,8 +17,8 @@
  * time; a segment is a maximal run of target dispatches not interrupted by
  * another non-helper kernel; a call starts at each dispatch of the segment's
  * first kernel name and includes the target dispatches up to the next one;
- * call time = Σ (End − Start). The first skip_first calls of each segment
- * are cold. A segment's first call counts as a cold outlier when it exceeds
+ * call time = Σ (End − Start). The first skip_first calls of each row
+ * (of each segment without row alignment) are cold. A segment's first call counts as a cold outlier when it exceeds
  * the median of the segment's warm calls by more than max(θ, 3 × 1.4826 ×
  * MAD / median) (kreport's own).
  *
@@ -50,6 +50,9 @@ typedef struct an_trace_in {
     uint8_t att_pass;                /* beside ATT captures (LOOP.md §2 pairing) */
     const uint64_t *drop_ids;        /* captured dispatch ids, dropped from an ATT-pass trace */
     size_t ndrop;
+    const size_t *rows;              /* benchmark data rows this trace measured (a per-shape trace), in
+                                        order; NULL: every row of the benchmark CSV */
+    size_t nrows;
 } an_trace_in;
 
 int an_time_is_helper(const char *name);
@@ -97,6 +100,10 @@ typedef struct an_side_time {
     double calls_per_segment;        /* median calls per segment */
     uint8_t row_aligned;
     size_t segments_per_row;         /* k when row-aligned */
+    size_t max_calls_per_row;        /* row-aligned: most calls a row has (0 otherwise) */
+    size_t *rows_no_warm;            /* row-aligned: benchmark rows with calls but no warm call */
+    size_t nrows_no_warm;
+    size_t rows_with_calls;
 } an_side_time;
 
 /* Statistics of every kernel of the traces of one side (plain traces when
@@ -114,6 +121,11 @@ typedef struct an_target {
     uint8_t ambiguous;
     char **joined;                   /* one-sided kernels that joined the set */
     size_t njoined;
+    char **companions;               /* kernels that joined as part of every call (also in names) */
+    size_t ncompanions;
+    char **untimed;                  /* companions of a pinned set: they do not break a segment and
+                                        are not counted (not in names) */
+    size_t nuntimed;
 } an_target;
 
 /* Target set from --kernel expressions (POSIX ERE; KR_USAGE naming a bad
@@ -123,8 +135,23 @@ int an_time_target(const an_side_time *best, const an_side_time *cand, const cha
 int an_target_has(const an_target *t, const char *name);
 void an_target_free_set(an_target *t);
 
+/* Companions of the target set on one side (docs/compare.md "Calls"):
+ * gaps are the stretches between consecutive target dispatches of one
+ * agent; a kernel K outside the set (helpers aside, framework kernels
+ * included) is a companion when it is the only non-helper kernel, exactly
+ * once, in at least half of the gaps (and in two or more), and no gap holds
+ * K alone more than once or nothing at all. New names are added to *out
+ * (deduplicated). 0 or KR_INTERNAL. */
+int an_time_companions(const an_trace_in *traces, const an_side_time *s, const an_target *t, char ***out, size_t *n);
+/* Adds names to the set as companions (kept sorted as the set is); timed 0
+ * lists them as untimed instead (a pinned set). */
+int an_target_add_companions(const an_side_time *best, const an_side_time *cand, an_target *t, char **names, size_t n,
+                             int timed);
+
 /* Calls of the target set (see the header comment); nrows > 0 tries the
- * row mapping. 0 or KR_INTERNAL. */
+ * row mapping (a trace with rows maps its segments to those rows). Cold
+ * calls: the first skip_first calls of each row's block of calls (per
+ * trace) when row-aligned, else of each segment. 0 or KR_INTERNAL. */
 int an_time_calls(const an_trace_in *traces, size_t ntraces, const an_target *t, size_t skip_first,
                   size_t nrows, double theta, an_side_time *side);
 void an_side_time_free(an_side_time *s);

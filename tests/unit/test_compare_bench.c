@@ -21,7 +21,7 @@ static void test_gate_parse(void)
     T_EQ_I64(an_gate_parse("err_*", &g, &err), 0);
     T_EQ_U64(g.n, 1);
     T_EQ_STR(g.terms[0].pattern, "err_*");
-    T_EQ_I64(g.terms[0].op, AN_GATE_EQ);
+    T_EQ_I64(g.terms[0].op, AN_GATE_OK);
     T_NEAR(g.terms[0].value, 0, 0);
     T_EQ_STR(g.text, "err_* == 0");
     an_gate_free(&g);
@@ -187,7 +187,7 @@ static void test_pairing(void)
     an_bench_free(&m);
 
     /* --metric must exist; only a reference us_ column: it is taken, said so. */
-    an_bench_opts o = {"us_nothing", NULL};
+    an_bench_opts o = {"us_nothing", NULL, AN_DIR_AUTO, NULL};
     T_EQ_I64(an_bench_pair(&b, &c, &o, &m, &err), KR_USAGE);
     an_bench_free(&m);
     const char *h2[] = {"block_size", "us_gluon"};

@@ -52,7 +52,7 @@ static void test_segments(void)
 {
     step s[] = {{"A", 120}, {"A", 100}, {"A", 101}, {HELPER, 5}, {"A", 99}, {FW, 50}, {"A", 130}, {"A", 100}, {"A", 102}};
     kr_dispatch *d = make(s, 9, 1);
-    an_trace_in tr = {"t.csv", d, 9, 0, NULL, 0};
+    an_trace_in tr = {"t.csv", d, 9, 0, NULL, 0, NULL, 0};
     an_side_time b, c;
     T_EQ_I64(an_time_kernels(&tr, 1, 0.01, &b), 0);
     T_EQ_I64(an_time_kernels(&tr, 1, 0.01, &c), 0);
@@ -114,7 +114,7 @@ static void test_two_kernel_calls(void)
 {
     step s[] = {{"P", 80}, {"R", 20}, {"P", 81}, {"R", 19}, {"P", 79}, {"R", 21}};
     kr_dispatch *d = make(s, 6, 1);
-    an_trace_in tr = {"t.csv", d, 6, 0, NULL, 0};
+    an_trace_in tr = {"t.csv", d, 6, 0, NULL, 0, NULL, 0};
     an_side_time b;
     T_EQ_I64(an_time_kernels(&tr, 1, 0.01, &b), 0);
     const char *re[] = {"^[PR]$"};
@@ -155,7 +155,7 @@ static void test_pick(void)
     step s[] = {{"K1", 100}, {"K1", 100}, {"K1", 100}, {"K2", 1000}, {FW, 1000}, {FW, 1000}, {FW, 1000},
                 {FW, 1000}, {FW, 1000}, {HELPER, 9000}};
     kr_dispatch *d = make(s, 10, 1);
-    an_trace_in tr = {"t.csv", d, 10, 0, NULL, 0};
+    an_trace_in tr = {"t.csv", d, 10, 0, NULL, 0, NULL, 0};
     an_side_time b;
     an_target t;
     kr_err err;
@@ -169,7 +169,7 @@ static void test_pick(void)
 
     step s2[] = {{"K1", 100}, {"K1", 100}, {"K1", 100}, {"K3", 40}, {"K3", 40}, {"K3", 40}};
     kr_dispatch *d2 = make(s2, 6, 1);
-    an_trace_in t2 = {"t.csv", d2, 6, 0, NULL, 0};
+    an_trace_in t2 = {"t.csv", d2, 6, 0, NULL, 0, NULL, 0};
     T_EQ_I64(an_time_kernels(&t2, 1, 0.01, &b), 0);
     T_EQ_I64(an_time_target(&b, &b, NULL, 0, &t, &err), 0);
     T_EQ_STR(t.runner_up, "K3");
@@ -180,7 +180,7 @@ static void test_pick(void)
      * and K9 (CANDIDATE only); order by BEST total: K1 300, K3 120, K9 0. */
     step s3[] = {{"K1", 90}, {"K1", 90}, {"K1", 90}, {"K9", 10}, {"K9", 10}, {"K9", 10}};
     kr_dispatch *d3 = make(s3, 6, 1);
-    an_trace_in t3 = {"c.csv", d3, 6, 0, NULL, 0};
+    an_trace_in t3 = {"c.csv", d3, 6, 0, NULL, 0, NULL, 0};
     an_side_time c;
     T_EQ_I64(an_time_kernels(&t3, 1, 0.01, &c), 0);
     T_EQ_I64(an_time_target(&b, &c, NULL, 0, &t, &err), 0);
@@ -204,7 +204,7 @@ static void test_att_pass(void)
     step s[] = {{"A", 100}, {"A", 500}, {"A", 101}, {"A", 102}};
     kr_dispatch *d = make(s, 4, 1);
     uint64_t drop[] = {2};
-    an_trace_in att = {"att.csv", d, 4, 1, drop, 1};
+    an_trace_in att = {"att.csv", d, 4, 1, drop, 1, NULL, 0};
     an_side_time b;
     T_EQ_I64(an_time_kernels(&att, 1, 0.01, &b), 0);
     T_CHECK(b.used_att_pass);
@@ -212,7 +212,7 @@ static void test_att_pass(void)
     T_EQ_U64(b.kernels[0].all.n, 3);
     T_EQ_U64(b.kernels[0].total_ns, 303);
     an_side_time_free(&b);
-    an_trace_in both[2] = {att, {"plain.csv", d, 4, 0, NULL, 0}};
+    an_trace_in both[2] = {att, {"plain.csv", d, 4, 0, NULL, 0, NULL, 0}};
     T_EQ_I64(an_time_kernels(both, 2, 0.01, &b), 0);
     T_CHECK(!b.used_att_pass);
     T_EQ_U64(b.ntraces_used, 1);
