@@ -303,12 +303,67 @@ static int group_gpu(an_compare *c, const uint8_t *sel, an_group *g)
                 qsort(tmp, nt, sizeof *tmp, cmp_d);
                 m[km++] = an_median_sorted(tmp, nt);
             }
-            if (km >= 2) {
-                an_desc d;
-                an_desc_compute(m, km, &d);
-                widen2 += d.stddev * d.stddev / (double)km;
+            /* Only traces of the same rows are replicates of one another
+             * (a harness's per-shape traces are not): the spread is the
+             * pooled within-group variance of the per-trace medians. */
+            const an_trace_in *ti = s ? c->traces_cand : c->traces_best;
+            double ss = 0, dof = 0;
+            size_t groups = 0;
+            uint8_t *done = calloc(t->ntraces_used + 1, 1);
+            uint32_t *mq = malloc((t->ntraces_used + 1) * sizeof *mq);
+            if (!done || !mq) {
+                free(done);
+                free(mq);
+                free(m);
+                free(tmp);
+                free(tr);
+                goto out;
+            }
+            km = 0;
+            for (uint32_t q = 0; q < t->ntraces_used; q++) {
+                size_t nt = 0;
+                for (size_t i = 0; i < nv[s]; i++)
+                    if (tr[i] == q)
+                        tmp[nt++] = vals[s][i];
+                if (!nt)
+                    continue;
+                qsort(tmp, nt, sizeof *tmp, cmp_d);
+                mq[km] = q;
+                m[km++] = an_median_sorted(tmp, nt);
+            }
+            for (size_t a = 0; ti && a < km; a++) {
+                if (done[a])
+                    continue;
+                const an_trace_in *ta = &ti[t->trace_index[mq[a]]];
+                double sum = 0;
+                size_t cnt = 0;
+                for (size_t b2 = a; b2 < km; b2++) {
+                    const an_trace_in *tb = &ti[t->trace_index[mq[b2]]];
+                    if (done[b2] || ta->nrows != tb->nrows ||
+                        (ta->rows && memcmp(ta->rows, tb->rows, ta->nrows * sizeof *ta->rows)))
+                        continue;
+                    done[b2] = 2;
+                    sum += m[b2];
+                    cnt++;
+                }
+                double mean = sum / (double)cnt;
+                for (size_t b2 = a; b2 < km; b2++)
+                    if (done[b2] == 2) {
+                        ss += (m[b2] - mean) * (m[b2] - mean);
+                        done[b2] = 1;
+                    }
+                if (cnt >= 2) {
+                    dof += (double)(cnt - 1);
+                    groups++;
+                }
+            }
+            if (groups && dof > 0) {
+                double per = (dof + (double)groups) / (double)groups;   /* traces per group */
+                widen2 += ss / dof / per;
                 replicates = 1;
             }
+            free(done);
+            free(mq);
             free(m);
             free(tmp);
         }
@@ -995,6 +1050,275 @@ out:
     return rc;
 }
 
+/* ---- loops without a kernel trace (docs/compare.md "Loops without a trace") ---- */
+
+/* Per paired row, the metric of every replicate CSV of a side (its CSVs
+ * with the metric CSV's header and profiled-ness, the metric CSV
+ * included), time-like (1/x for a higher-is-better metric). */
+static int gather_side(an_compare *c, const an_cmp_side *s, int cand, size_t *nrep)
+{
+    const an_bench_csv *metric_csv = cand ? c->bench.cand : c->bench.best;
+    double **vals = c->rep_v[cand];
+    size_t *nv = c->rep_n[cand];
+    *nrep = 0;
+    for (size_t f = 0; f < s->ncsvs; f++) {
+        const an_bench_csv *x = &s->csvs[f];
+        if (x->profiled != metric_csv->profiled || !same_header(x, metric_csv))
+            continue;
+        an_bench_opts bo = {c->bench.metric, NULL, c->bench.metric_higher ? AN_DIR_HIGHER : AN_DIR_LOWER, NULL};
+        if (c->bench.key_cols) {
+            /* the same row key as the comparison */
+            bo.config_cols = NULL;
+        }
+        an_bench_cmp m;
+        kr_err e;
+        int rc = an_bench_pair(metric_csv, x, &bo, &m, &e);
+        if (rc == KR_INTERNAL) {
+            an_bench_free(&m);
+            return rc;
+        }
+        if (rc || m.nrows == 0) {
+            an_bench_free(&m);
+            continue;
+        }
+        (*nrep)++;
+        for (size_t i = 0; i < m.nrows; i++) {
+            const an_bench_row *r = &m.rows[i];
+            if (!r->has_metric)
+                continue;
+            for (size_t p = 0; p < c->bench.nrows; p++) {
+                size_t sr = cand ? c->bench.rows[p].cand_row : c->bench.rows[p].best_row;
+                if (sr != r->best_row)
+                    continue;
+                double *g = realloc(vals[p], (nv[p] + 1) * sizeof *g);
+                if (!g) {
+                    an_bench_free(&m);
+                    return KR_INTERNAL;
+                }
+                vals[p] = g;
+                g[nv[p]++] = c->bench.metric_higher ? 1.0 / r->cand_metric : r->cand_metric;
+                break;
+            }
+        }
+        an_bench_free(&m);
+    }
+    return 0;
+}
+
+static int bench_replicates(an_compare *c, const an_cmp_side *best, const an_cmp_side *cand)
+{
+    for (int s = 0; s < 2; s++) {
+        c->rep_v[s] = calloc(c->bench.nrows + 1, sizeof *c->rep_v[s]);
+        c->rep_n[s] = calloc(c->bench.nrows + 1, sizeof *c->rep_n[s]);
+        if (!c->rep_v[s] || !c->rep_n[s])
+            return KR_INTERNAL;
+    }
+    if (gather_side(c, best, 0, &c->replicates_best) || gather_side(c, cand, 1, &c->replicates_cand))
+        return KR_INTERNAL;
+    c->bench_method = c->replicates_best >= 2 && c->replicates_cand >= 2 ? "replicates" : "signed_rank";
+    return 0;
+}
+
+/* The benchmark group over paired rows (indices into bench.rows; NULL =
+ * all): with replicates on both sides, the stratified Hodges-Lehmann shift
+ * of the replicate values (log, minus each row's BEST median); else the
+ * signed-rank statistic of the per-row log ratios, r being the geometric
+ * mean. */
+static int group_bench(an_compare *c, const size_t *rows, size_t n, an_group *g)
+{
+    size_t cnt = rows ? n : c->bench.nrows;
+    g->source = AN_GROUP_SCRIPT;
+    g->rows = cnt;
+    double *vb = calloc(cnt + 1, sizeof *vb), *vc = calloc(cnt + 1, sizeof *vc);
+    double *d = calloc(cnt + 1, sizeof *d);
+    int rc = KR_INTERNAL;
+    if (!vb || !vc || !d)
+        goto out;
+    size_t k = 0;
+    double sum = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        const an_bench_row *r = &c->bench.rows[rows ? rows[i] : i];
+        if (!r->has_metric)
+            continue;
+        vb[k] = r->best_metric;
+        vc[k] = r->cand_metric;
+        d[k] = log(r->ratio);
+        sum += d[k];
+        k++;
+    }
+    an_desc db, dc;
+    an_desc_compute(vb, k, &db);
+    an_desc_compute(vc, k, &dc);
+    g->median_best = db.median;
+    g->median_cand = dc.median;
+    g->mean_best = db.mean;
+    g->mean_cand = dc.mean;
+    if (!k) {
+        g->note = xprintf("no row with a usable %s", c->bench.metric);
+        rc = 0;
+        goto out;
+    }
+    if (c->bench_method && !strcmp(c->bench_method, "replicates")) {
+        size_t tot[2] = {0, 0};
+        for (size_t i = 0; i < cnt; i++) {
+            size_t p = rows ? rows[i] : i;
+            tot[0] += c->rep_n[0][p];
+            tot[1] += c->rep_n[1][p];
+        }
+        double *x[2] = {malloc((tot[0] + 1) * sizeof(double)), malloc((tot[1] + 1) * sizeof(double))};
+        size_t nx[2] = {0, 0};
+        if (!x[0] || !x[1]) {
+            free(x[0]);
+            free(x[1]);
+            goto out;
+        }
+        for (size_t i = 0; i < cnt; i++) {
+            size_t p = rows ? rows[i] : i;
+            if (!c->rep_n[0][p] || !c->rep_n[1][p])
+                continue;
+            double *tmp = malloc(c->rep_n[0][p] * sizeof *tmp);
+            if (!tmp) {
+                free(x[0]);
+                free(x[1]);
+                goto out;
+            }
+            for (size_t q = 0; q < c->rep_n[0][p]; q++)
+                tmp[q] = log(c->rep_v[0][p][q]);
+            qsort(tmp, c->rep_n[0][p], sizeof *tmp, cmp_d);
+            double m = an_median_sorted(tmp, c->rep_n[0][p]);
+            free(tmp);
+            for (int s = 0; s < 2; s++)
+                for (size_t q = 0; q < c->rep_n[s][p]; q++)
+                    x[s][nx[s]++] = log(c->rep_v[s][p][q]) - m;
+        }
+        g->evaluated = 1;
+        int r2 = group_decide(c, g, x[0], nx[0], x[1], nx[1], 0, 0);
+        free(x[0]);
+        free(x[1]);
+        if (r2)
+            goto out;
+        g->need_more = 0;
+        g->need_calls_per_row = 0;
+        if (!g->bounded) {
+            free(g->note);
+            g->note = xprintf("too few replicate values (BEST %zu, CANDIDATE %zu): run the benchmark again into the "
+                              "same folder for more replicates", nx[0], nx[1]);
+        }
+        g->n_best = nx[0];
+        g->n_cand = nx[1];
+        rc = 0;
+        goto out;
+    }
+    an_signed sr;
+    if (an_signed_compute(d, k, AN_STATS_ALPHA, &sr))
+        goto out;
+    g->evaluated = 1;
+    g->n_best = g->n_cand = k;
+    g->r = exp(sum / (double)k) - 1;
+    g->p = sr.p;
+    g->bounded = sr.k > 0;
+    if (g->bounded) {
+        g->lo = exp(sr.lo) - 1;
+        g->hi = exp(sr.hi) - 1;
+    }
+    g->outcome = an_outcome_of(g->r, g->lo, g->hi, g->bounded, c->noise);
+    if (!g->bounded)
+        g->note = xprintf("%zu row%s and no replicates: fewer than 6 rows cannot reach a 5 %% significance; run the "
+                          "benchmark again into the same folder for replicates", k, k == 1 ? "" : "s");
+    rc = 0;
+out:
+    free(vb);
+    free(vc);
+    free(d);
+    return rc;
+}
+
+/* The row's spread from p10/p90 (or std) columns as a log standard error
+ * of its centre, or -1 when the CSV has none. */
+static double row_log_se(const an_bench_csv *t, size_t row, double centre)
+{
+    int p10 = -1, p90 = -1, sd = -1, nrep = -1;
+    for (size_t c = 0; c < t->ncols; c++) {
+        const char *h = t->header[c];
+        if (!strncmp(h, "p10", 3))
+            p10 = (int)c;
+        else if (!strncmp(h, "p90", 3))
+            p90 = (int)c;
+        else if (!strncmp(h, "std", 3))
+            sd = (int)c;
+        else if (!strcmp(h, "repeat_iters") || !strcmp(h, "repeats") || !strcmp(h, "iters") || !strcmp(h, "n_iters") ||
+                 !strcmp(h, "repetitions"))
+            nrep = (int)c;
+    }
+    double a, b, n = 1;
+    if (nrep >= 0 && an_bench_number(an_bench_cell(t, row, (size_t)nrep), &n) && n >= 1)
+        ;
+    else
+        n = 1;
+    if (p10 >= 0 && p90 >= 0 && an_bench_number(an_bench_cell(t, row, (size_t)p10), &a) &&
+        an_bench_number(an_bench_cell(t, row, (size_t)p90), &b) && a > 0 && b >= a)
+        return (log(b) - log(a)) / 2.5631 * 1.2533 / sqrt(n);
+    if (sd >= 0 && an_bench_number(an_bench_cell(t, row, (size_t)sd), &a) && a >= 0 && centre > 0)
+        return a / centre * 1.2533 / sqrt(n);
+    return -1;
+}
+
+/* Rows more than 5 % worse (docs/compare.md: a severe regression), and
+ * whether each one's change exceeds its own noise. */
+static int severe_rows(an_compare *c)
+{
+    int all_known = 1;
+    char b1[32];
+    for (size_t p = 0; p < c->bench.nrows; p++) {
+        const an_bench_row *r = &c->bench.rows[p];
+        if (!r->has_metric || r->ratio <= 1.05)
+            continue;
+        int known = 0;
+        if (c->bench_method && !strcmp(c->bench_method, "replicates") && c->rep_n[0][p] >= 2 && c->rep_n[1][p] >= 2) {
+            an_shift sh;
+            double *x = malloc(c->rep_n[0][p] * sizeof *x), *y = malloc(c->rep_n[1][p] * sizeof *y);
+            if (!x || !y) {
+                free(x);
+                free(y);
+                return KR_INTERNAL;
+            }
+            for (size_t q = 0; q < c->rep_n[0][p]; q++)
+                x[q] = log(c->rep_v[0][p][q]);
+            for (size_t q = 0; q < c->rep_n[1][p]; q++)
+                y[q] = log(c->rep_v[1][p][q]);
+            int rc = an_shift_compute(x, c->rep_n[0][p], y, c->rep_n[1][p], AN_STATS_ALPHA, &sh);
+            free(x);
+            free(y);
+            if (rc)
+                return KR_INTERNAL;
+            known = sh.k > 0;
+            if (known && sh.d_lo <= 0)
+                continue;            /* within the row's own noise */
+        } else {
+            double sb = row_log_se(c->bench.best, r->best_row, c->bench.metric_higher ? 0 : r->best_metric);
+            double sc = row_log_se(c->bench.cand, r->cand_row, c->bench.metric_higher ? 0 : r->cand_metric);
+            if (sb >= 0 && sc >= 0) {
+                known = 1;
+                if (log(r->ratio) <= 1.959964 * sqrt(sb * sb + sc * sc))
+                    continue;
+            }
+        }
+        all_known &= known;
+        char *t = xprintf("%s (%s)", r->label, pct(b1, sizeof b1, r->ratio - 1));
+        if (!t)
+            return KR_INTERNAL;
+        char **nv = realloc(c->severe_rows, (c->nsevere + 1) * sizeof *nv);
+        if (!nv) {
+            free(t);
+            return KR_INTERNAL;
+        }
+        c->severe_rows = nv;
+        nv[c->nsevere++] = t;
+    }
+    c->severe_known = (uint8_t)(c->nsevere && all_known);
+    return 0;
+}
+
 /* ---- the run ---- */
 
 int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cmp_opts *o,
@@ -1295,7 +1619,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
 
     int failed = out->problems.n > 0 || (out->gate_status && !strcmp(out->gate_status, "fail"));
     int gpu = out->timing_best && out->timing_cand && out->tcand.ncalls > 0 && !failed;
-    int script_only = !failed && !out->timing_best && !out->timing_cand && o->allow_script_metric && out->has_bench &&
+    int script_only = !failed && !out->timing_best && !out->timing_cand && out->has_bench &&
                       out->bench.has_ratio;
     out->nclasses = out->has_bench ? out->bench.nclasses : 0;
     out->classes = calloc(out->nclasses + 1, sizeof *out->classes);
@@ -1369,11 +1693,16 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         }
     } else if (script_only) {
         out->script_only = 1;
-        if (group_script(out, NULL, 0, &out->global, 0))
+        out->benchmark_only = 1;
+        if (bench_replicates(out, best, cand))
+            return KR_INTERNAL;
+        if (group_bench(out, NULL, 0, &out->global))
             return KR_INTERNAL;
         for (size_t k = 0; k < out->nclasses; k++)
-            if (group_script(out, out->bench.classes[k].rows, out->bench.classes[k].nrows, &out->classes[k], 0))
+            if (group_bench(out, out->bench.classes[k].rows, out->bench.classes[k].nrows, &out->classes[k]))
                 return KR_INTERNAL;
+        if (severe_rows(out))
+            return KR_INTERNAL;
         if (out->has_target_class) {
             size_t *rows = malloc((out->bench.nrows + 1) * sizeof *rows);
             size_t nr = 0;
@@ -1382,7 +1711,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
             for (size_t p = 0; p < out->bench.nrows; p++)
                 if (an_target_matches(&out->bench, &out->target_spec, p))
                     rows[nr++] = p;
-            int rc = nr ? group_script(out, rows, nr, &out->target_group, 0) : 0;
+            int rc = nr ? group_bench(out, rows, nr, &out->target_group) : 0;
             free(rows);
             if (rc)
                 return KR_INTERNAL;
@@ -1399,21 +1728,30 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
             n_reg += out->classes[k].outcome == AN_OUT_REGRESSED;
             n_inc += out->classes[k].outcome == AN_OUT_INCONCLUSIVE;
         }
-    const char *suffix = out->script_only ? " (script-only)" : "";
-    const char *unit = out->script_only ? "script metric" : "GPU time";
+    const char *suffix = out->script_only ? " (benchmark)" : "";
+    char unitbuf[300];
+    snprintf(unitbuf, sizeof unitbuf, "%s%s", out->script_only && out->bench.metric ? out->bench.metric : "GPU time",
+             out->script_only && out->bench.metric_higher ? " (as a time: 1/x)" : "");
+    const char *unit = unitbuf;
     if (out->problems.n) {
         out->verdict = AN_V_FAIL;
-        int invalid = 0;
-        for (size_t i = 0; i < out->problems.n; i++)
-            invalid |= strcmp(out->problems.v[i].id, "missing_csv") && strcmp(out->problems.v[i].id, "missing_trace") &&
-                       strcmp(out->problems.v[i].id, "no_target_dispatch") && strcmp(out->problems.v[i].id, "crash_after_write");
-        out->fail_kind = invalid ? "invalid" : "missing_metrics";
+        int invalid = 0, ambiguous = 0;
+        for (size_t i = 0; i < out->problems.n; i++) {
+            const char *id = out->problems.v[i].id;
+            if (!strcmp(id, "ambiguous_target") || !strcmp(id, "ambiguous_provider"))
+                ambiguous = 1;
+            else
+                invalid |= strcmp(id, "missing_csv") && strcmp(id, "missing_trace") && strcmp(id, "no_target_dispatch") &&
+                           strcmp(id, "crash_after_write");
+        }
+        out->fail_kind = invalid ? "invalid" : ambiguous ? "ambiguous_target" : "missing_metrics";
         kr_buf m;
         kr_buf_init(&m);
         for (size_t i = 0; i < out->problems.n; i++)
             kr_buf_printf(&m, "%s%s", i ? "; " : "", out->problems.v[i].text);
-        note(&out->reasons, out->fail_kind, "%s: %s; GPU time not evaluated",
-             invalid ? "invalid comparison" : "missing metrics", kr_buf_cstr(&m));
+        note(&out->reasons, out->fail_kind, "%s: %s; %s not evaluated",
+             invalid ? "invalid comparison" : ambiguous ? "cannot tell what to measure" : "missing metrics",
+             kr_buf_cstr(&m), out->timing_best ? "GPU time" : "the metric");
         kr_buf_free(&m);
     } else if (out->gate_status && !strcmp(out->gate_status, "fail")) {
         out->verdict = AN_V_FAIL;
@@ -1560,9 +1898,60 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
     }
     out->counts_as_regression = out->verdict == AN_V_DISCARD;
     /* Verdict text. */
+    /* Guards of docs/compare.md: what a verdict may not claim. */
+    if (out->benchmark_only && out->nsevere && out->verdict != AN_V_FAIL) {
+        kr_buf m;
+        kr_buf_init(&m);
+        for (size_t i = 0; i < out->nsevere && i < AN_CMP_MAX_LISTED; i++)
+            kr_buf_printf(&m, "%s%s", i ? "; " : "", out->severe_rows[i]);
+        if (out->nsevere > AN_CMP_MAX_LISTED)
+            kr_buf_printf(&m, "; and %zu more", out->nsevere - AN_CMP_MAX_LISTED);
+        if (out->severe_known && out->verdict != AN_V_DISCARD && out->verdict != AN_V_SPLIT) {
+            int others = G->outcome == AN_OUT_IMPROVED || n_imp;
+            notes_free(&out->reasons);
+            out->verdict = others ? AN_V_SPLIT : AN_V_DISCARD;
+            note(&out->reasons, "severe_row", "%zu row%s more than 5 %% worse beyond %s own noise: %s%s%s", out->nsevere,
+                 out->nsevere == 1 ? "" : "s", out->nsevere == 1 ? "its" : "their", kr_buf_cstr(&m),
+                 others ? " while others improved (a non-target shape heavily sacrificed)" : "", suffix);
+        } else if (!out->severe_known) {
+            note(&out->warnings, "severe_row_unconfirmed", "%zu row%s more than 5 %% worse, %s noise unknown: %s",
+                 out->nsevere, out->nsevere == 1 ? "" : "s", out->nsevere == 1 ? "its" : "their", kr_buf_cstr(&m));
+            if (out->verdict == AN_V_KEEP) {
+                notes_free(&out->reasons);
+                out->verdict = AN_V_INCONCLUSIVE;
+                note(&out->reasons, "severe_row_unconfirmed", "%s improved overall, but %zu row%s more than 5 %% worse "
+                     "(%s) and no noise estimate tells whether that is real: run the benchmark again into the same "
+                     "folder (replicates) to confirm or clear it%s", unit, out->nsevere, out->nsevere == 1 ? " is" : "s are",
+                     kr_buf_cstr(&m), suffix);
+            }
+        }
+        kr_buf_free(&m);
+    }
+    if (out->verdict == AN_V_KEEP && out->gate_status && !strcmp(out->gate_status, "no_gate") &&
+        strcmp(out->gate_source, "none_option")) {
+        notes_free(&out->reasons);
+        out->verdict = AN_V_INCONCLUSIVE;
+        note(&out->reasons, "no_gate", "%s improved (%s), but nothing checks correctness: no gate column (err_*, check, "
+             "status, correct, ...) and no exit status; pass --gate COL, record exit_code= in run.meta, or --gate none "
+             "to accept an ungated keep%s", unit, group_interval(G, b2, sizeof b2), suffix);
+    }
+    if (out->verdict == AN_V_INCONCLUSIVE && out->has_timing &&
+        ((out->tbest.row_aligned && out->tbest.max_calls_per_row <= o->skip_first) ||
+         (out->tcand.row_aligned && out->tcand.max_calls_per_row <= o->skip_first))) {
+        out->structural = 1;
+        G = &out->global;
+        out->global.need_more = 0;
+        out->global.need_calls_per_row = 0;
+        notes_free(&out->reasons);
+        note(&out->reasons, "one_call_per_row", "every benchmark row has at most %zu call%s of the target set, all cold: "
+             "no warm call to compare, and more iterations of the same harness cannot change that; time a loop of "
+             "calls per row, or pass --skip-first 0 if the first call is warm", o->skip_first, o->skip_first == 1 ? "" : "s");
+    }
     if (out->verdict == AN_V_FAIL)
         out->verdict_text = xprintf("fail (%s)", !strcmp(out->fail_kind, "gate") ? "gate"
-                                                 : !strcmp(out->fail_kind, "invalid") ? "invalid" : "missing metrics");
+                                                 : !strcmp(out->fail_kind, "invalid") ? "invalid"
+                                                 : !strcmp(out->fail_kind, "ambiguous_target") ? "ambiguous target"
+                                                                                               : "missing metrics");
     else if (out->verdict == AN_V_TIE && (G->outcome == AN_OUT_TIE_FASTER || G->outcome == AN_OUT_TIE_SLOWER) &&
              !out->has_target_class)
         out->verdict_text = xprintf("tie (%s)%s", G->outcome == AN_OUT_TIE_FASTER ? "faster" : "slower", suffix);
@@ -1582,15 +1971,36 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
     if (out->verdict == AN_V_KEEP && n_inc)
         note(&out->warnings, "inconclusive_classes", "%zu class%s inconclusive under a keep", n_inc, n_inc == 1 ? "" : "es");
     if (out->has_timing) {
-        if (out->has_script && G->evaluated) {
-            double s = out->script_global.r, r = G->r;
-            if (s < r - out->noise)
+        if (out->has_script && G->evaluated && G->bounded && out->script_global.evaluated &&
+            out->script_global.bounded) {
+            /* Opposite directions, each beyond its own noise (its interval excludes 0). */
+            const an_group *S = &out->script_global;
+            int s_dn = S->hi < 0, s_up = S->lo > 0, g_dn = G->hi < 0, g_up = G->lo > 0;
+            if (s_dn && g_up)
                 note(&out->warnings, "script_disagrees", "script metric %s moves against the GPU result (%s): script "
-                     "faster, GPU not (host work or kernels outside the target set)", pct(b1, sizeof b1, s), pct(b2, sizeof b2, r));
-            else if (s > r + out->noise)
+                     "faster, GPU slower (host work or kernels outside the target set)", pct(b1, sizeof b1, S->r),
+                     pct(b2, sizeof b2, G->r));
+            else if (s_up && g_dn)
                 note(&out->warnings, "script_disagrees", "script metric %s moves against the GPU result (%s): GPU "
-                     "faster, script slower (launch overhead grew)", pct(b1, sizeof b1, s), pct(b2, sizeof b2, r));
+                     "faster, script slower (launch overhead grew)", pct(b1, sizeof b1, S->r), pct(b2, sizeof b2, G->r));
         }
+        for (int s = 0; s < 2; s++) {
+            const an_side_time *t = s ? &out->tcand : &out->tbest;
+            if (!t->nrows_no_warm || out->structural)
+                continue;
+            kr_buf m;
+            kr_buf_init(&m);
+            for (size_t i = 0; i < t->nrows_no_warm && i < AN_CMP_MAX_LISTED; i++)
+                kr_buf_printf(&m, "%s%zu", i ? ", " : "", t->rows_no_warm[i] + 1);
+            note(&out->warnings, "rows_without_warm_calls", "%s: %zu benchmark row%s with calls but no warm call (rows %s%s)",
+                 s ? "CANDIDATE" : "BEST", t->nrows_no_warm, t->nrows_no_warm == 1 ? "" : "s", kr_buf_cstr(&m),
+                 t->nrows_no_warm > AN_CMP_MAX_LISTED ? ", ..." : "");
+            kr_buf_free(&m);
+        }
+        for (size_t i = 0; i < out->target.ncompanions; i++)
+            note(&out->warnings, "companion", "%s runs once between the target's dispatches: part of every call (%s)",
+                 out->target.companions[i], an_target_has(&out->target, out->target.companions[i])
+                     ? "counted in the call time" : "pinned set: it neither breaks a segment nor counts");
         if (out->tbest.warm.outliers || out->tcand.warm.outliers)
             note(&out->warnings, "outliers", "outlier calls (|x - median| > 10 x 1.4826 x MAD): BEST %zu, CANDIDATE %zu "
                  "(counted, not removed)", out->tbest.warm.outliers, out->tcand.warm.outliers);
@@ -1715,6 +2125,12 @@ void an_compare_free(an_compare *c)
     }
     free(c->sets);
     free_names(c->severe_rows, c->nsevere);
+    for (int s = 0; s < 2; s++) {
+        for (size_t p = 0; c->rep_v[s] && p < c->bench.nrows; p++)
+            free(c->rep_v[s][p]);
+        free(c->rep_v[s]);
+        free(c->rep_n[s]);
+    }
     notes_free(&c->reasons);
     notes_free(&c->warnings);
     notes_free(&c->problems);

@@ -210,6 +210,8 @@ typedef struct an_compare {
     uint8_t benchmark_only;          /* neither side has a trace: the benchmark metric decided */
     const char *bench_method;        /* "replicates", "signed_rank", NULL */
     size_t replicates_best, replicates_cand;   /* benchmark CSVs pooled per side */
+    double **rep_v[2];               /* per paired row, each replicate's time-like metric, BEST then CANDIDATE */
+    size_t *rep_n[2];
     char **severe_rows;              /* rows more than 5 % worse: "label (+7.1 %)" */
     size_t nsevere;
     uint8_t severe_known;            /* their change exceeds the row's own noise */

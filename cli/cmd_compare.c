@@ -29,7 +29,8 @@
 
 static struct {
     const char *out_dir, *format, *kernel, *noise, *gate, *metric, *class_by, *target_class, *prev, *commit, *note;
-    int force, allow_script, row, exit_code, jobs, quiet, progress, no_progress;
+    const char *provider, *config;
+    int force, allow_script, row, exit_code, jobs, quiet, progress, no_progress, higher, lower, skip_first;
 } o;
 static cli_roof roof;
 
@@ -39,8 +40,17 @@ const cli_opt cmd_compare_options[] = {
     {"force", 0, OPT_FLAG, NULL, "overwrite existing output files", &o.force},
     {"kernel", 0, OPT_STRING, "REGEX", "target kernel names (POSIX ERE; repeatable); default: auto-pick on BEST", &o.kernel},
     {"noise", 0, OPT_STRING, "PCT", "noise threshold θ in percent (default 1)", &o.noise},
-    {"gate", 0, OPT_STRING, "EXPR", "correctness gate, e.g. 'err_flydsl_ps' or 'err_*==0, x_max_diff<=0.01' (default err_*==0)", &o.gate},
-    {"metric", 0, OPT_STRING, "COL", "script metric column (default: first us_* without a reference token)", &o.metric},
+    {"gate", 0, OPT_STRING, "EXPR", "correctness gate, e.g. 'err_flydsl_ps', 'Check' or 'err_*==0, x_max_diff<=0.01'; "
+     "'none' accepts no gate (default: err_* == 0 and every check/status/correct column passes)", &o.gate},
+    {"metric", 0, OPT_STRING, "COL", "benchmark metric column (default: first us_* without a reference token, median_us, "
+     "another time column, then a throughput column)", &o.metric},
+    {"lower-is-better", 0, OPT_FLAG, NULL, "the metric is a time (default: from its name)", &o.lower},
+    {"higher-is-better", 0, OPT_FLAG, NULL, "the metric is a throughput (TFLOPS, GB/s, ...; compared as 1/x)", &o.higher},
+    {"provider", 0, OPT_STRING, "NAME", "benchmark harness: the provider under test (default: the one with a "
+     "candidate_commit, else the only one that changed)", &o.provider},
+    {"config", 0, OPT_STRING, "COLS", "comma-separated columns that key the benchmark rows (default: every config "
+     "column; shape_id in a harness CSV)", &o.config},
+    {"skip-first", 0, OPT_INT, "N", "cold calls dropped at the start of each row's calls (default 1)", &o.skip_first},
     {"class-by", 0, OPT_STRING, "COLS", "comma-separated config columns that define classes", &o.class_by},
     {"target-class", 0, OPT_STRING, "SPEC", "K=V,... rows whose gain is the hypothesis ('global' = none)", &o.target_class},
     {"allow-script-metric", 0, OPT_FLAG, NULL, "let the script metric decide when neither side has a kernel trace", &o.allow_script},
@@ -88,6 +98,18 @@ static size_t collect_kernels(int argc, char **argv, const char **out, size_t ca
         }
     }
     return n;
+}
+
+/* --skip-first was given (0 is a valid count, so the parsed value cannot tell). */
+static int skip_given(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--skip-first") || !strncmp(argv[i], "--skip-first=", 13))
+            return 1;
+    }
+    return 0;
 }
 
 /* "1", "1%", "0.5 %" → 0.01, 0.005; -1 when invalid. */
@@ -366,6 +388,14 @@ int cmd_compare(int argc, char **argv)
         cli_usage_error(cmd, "--noise expects a percentage above 0 and below 100 (e.g. 1 or 0.5%%), not '%s'", o.noise);
         return KR_USAGE;
     }
+    if (o.higher && o.lower) {
+        cli_usage_error(cmd, "--higher-is-better and --lower-is-better exclude each other");
+        return KR_USAGE;
+    }
+    if (o.skip_first < 0) {
+        cli_usage_error(cmd, "--skip-first expects a count of 0 or more");
+        return KR_USAGE;
+    }
     const char *kernels[64];
     size_t nkernels = collect_kernels(argc, argv, kernels, 64);
 
@@ -413,7 +443,10 @@ int cmd_compare(int argc, char **argv)
     co.allow_script_metric = o.allow_script;
     co.prev = o.prev ? &pf.p : NULL;
     co.commit = o.commit;
-    co.skip_first = 1;
+    co.skip_first = skip_given(argc, argv) ? (size_t)o.skip_first : 1;
+    co.direction = o.higher ? AN_DIR_HIGHER : o.lower ? AN_DIR_LOWER : AN_DIR_AUTO;
+    co.provider = o.provider;
+    co.config = o.config;
     co.seed = AN_CMP_DEFAULT_SEED;
     co.resamples = AN_CMP_RESAMPLES;
     if ((rc = an_compare_run(&sb.in, &sc.in, &co, &cmp, &err))) {
@@ -553,6 +586,9 @@ int cmd_compare(int argc, char **argv)
     in.commit = o.commit;
     in.note = o.note;
     in.allow_script_metric = o.allow_script;
+    in.provider = o.provider;
+    in.direction = o.higher ? "higher" : o.lower ? "lower" : NULL;
+    in.config = o.config;
     in.rerun = kr_buf_cstr(&rerun);
     in.today = today[0] ? today : NULL;
     const char *none = NULL;

@@ -589,7 +589,7 @@ static json_t *jgroup(const an_group *g)
     json_object_set_new(o, "r", g->evaluated ? jnum(g->r) : json_null());
     json_object_set_new(o, "lo", g->evaluated && g->bounded ? jnum(g->lo) : json_null());
     json_object_set_new(o, "hi", g->evaluated && g->bounded ? jnum(g->hi) : json_null());
-    json_object_set_new(o, "p", g->evaluated && g->p >= 0 && gpu ? jnum(g->p) : json_null());
+    json_object_set_new(o, "p", g->evaluated && g->p >= 0 ? jnum(g->p) : json_null());
     json_object_set_new(o, "replicate_widening", g->widen > 0 ? jnum(g->widen) : json_null());
     json_object_set_new(o, "outcome", json_string(an_outcome_id(g->outcome)));
     json_object_set_new(o, "need_more_calls", g->need_more ? jint(g->need_more) : json_null());
@@ -801,7 +801,7 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
     const an_compare *c = in->cmp;
     json_t *root = json_object();
     json_object_set_new(root, "schema", json_string("kreport.compare"));
-    json_object_set_new(root, "schema_version", json_integer(1));
+    json_object_set_new(root, "schema_version", json_integer(2));
     json_object_set_new(root, "kreport_version", json_string(KREPORT_VERSION));
     json_object_set_new(root, "verdict", json_string(an_verdict_id(c->verdict)));
     json_object_set_new(root, "verdict_text", json_string(c->verdict_text ? c->verdict_text : ""));
@@ -809,6 +809,8 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
     json_object_set_new(root, "exit_code", json_integer(an_verdict_exit(c->verdict)));
     json_object_set_new(root, "counts_as_regression", json_boolean(c->counts_as_regression));
     json_object_set_new(root, "script_only", json_boolean(c->script_only));
+    json_object_set_new(root, "benchmark_only", json_boolean(c->benchmark_only));
+    json_object_set_new(root, "more_calls_cannot_decide", json_boolean(c->structural));
     json_object_set_new(root, "same_direction_twice", json_boolean(c->same_direction_twice));
     json_object_set_new(root, "reasons", jnotes(&c->reasons));
     json_object_set_new(root, "warnings", jnotes(&c->warnings));
@@ -831,6 +833,9 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
     json_object_set_new(opt, "commit", jstr(in->commit));
     json_object_set_new(opt, "note", jstr(in->note));
     json_object_set_new(opt, "skip_first", jint(c->skip_first));
+    json_object_set_new(opt, "provider", jstr(in->provider));
+    json_object_set_new(opt, "direction", jstr(in->direction));
+    json_object_set_new(opt, "config", jstr(in->config));
     char seed[32];
     snprintf(seed, sizeof seed, "0x%" PRIx64, c->seed);
     json_object_set_new(opt, "seed", json_string(seed));
@@ -850,7 +855,7 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
     json_t *fails = json_array();
     for (size_t i = 0; i < c->gate_cand.nfails; i++) {
         const an_gate_fail *f = &c->gate_cand.fails[i];
-        const an_bench_csv *csv = &in->cand_in->csvs[f->csv];
+        const an_bench_csv *csv = &c->csvs_cand[f->csv];
         const char *cls = NULL;
         if (c->has_bench && f->csv == c->bench_cand_csv)
             for (size_t p = 0; p < c->bench.nrows; p++)
@@ -867,6 +872,15 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
         json_array_append_new(fails, e);
     }
     json_object_set_new(g, "failures", fails);
+    json_t *skips = json_array();
+    for (size_t i = 0; i < c->gate_cand.nskips; i++) {
+        const an_gate_fail *f = &c->gate_cand.skips[i];
+        const an_bench_csv *csv = &c->csvs_cand[f->csv];
+        json_array_append_new(skips, json_pack("{s:s, s:o, s:s, s:s}", "file", csv->path, "line",
+                                               csv->lines ? jint(csv->lines[f->row]) : json_null(), "column",
+                                               csv->header[f->col], "value", an_bench_cell(csv, f->row, f->col)));
+    }
+    json_object_set_new(g, "skipped", skips);
     json_object_set_new(g, "already_failing_on_best", jnames(c->already_failing, c->nalready_failing));
     json_object_set_new(root, "gate", g);
 
@@ -882,6 +896,16 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
         json_object_set_new(bj, "class_source", json_string(b->class_source ? b->class_source : "none"));
         json_object_set_new(bj, "kernel_columns", jnames(c->kernel_columns, c->nkernel_columns));
         json_object_set_new(bj, "rows_paired", jint(b->nrows));
+        json_object_set_new(bj, "metric_direction", b->metric ? json_string(b->metric_higher ? "higher" : "lower") : json_null());
+        json_object_set_new(bj, "direction_source", jstr(b->direction_source));
+        json_object_set_new(bj, "provider", jstr(c->provider));
+        json_object_set_new(bj, "provider_source", jstr(c->provider_source));
+        json_object_set_new(bj, "providers", jnames(c->providers, c->nproviders));
+        json_object_set_new(bj, "method", jstr(c->bench_method));
+        json_object_set_new(bj, "replicates", json_pack("{s:I, s:I}", "best", (json_int_t)c->replicates_best, "candidate",
+                                                        (json_int_t)c->replicates_cand));
+        json_object_set_new(bj, "severe_rows", jnames(c->severe_rows, c->nsevere));
+        json_object_set_new(bj, "severe_rows_beyond_noise", json_boolean(c->severe_known));
         json_t *ub = json_array(), *uc = json_array();
         for (size_t i = 0; i < b->nunpaired_best; i++)
             json_array_append_new(ub, jint(b->unpaired_best[i] + 1));
@@ -937,9 +961,23 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
         json_object_set_new(tg, "runner_up", jstr(c->target.runner_up));
         json_object_set_new(tg, "ambiguous", json_boolean(c->target.ambiguous));
         json_object_set_new(tg, "joined", jnames(c->target.joined, c->target.njoined));
+        json_object_set_new(tg, "companions", jnames(c->target.companions, c->target.ncompanions));
+        json_object_set_new(tg, "untimed_companions", jnames(c->target.untimed, c->target.nuntimed));
+        json_object_set_new(tg, "resolved_by_change", json_boolean(c->target_resolved));
+        json_t *sets = json_array();
+        for (size_t i = 0; i < c->nsets; i++) {
+            json_t *e = json_object();
+            json_object_set_new(e, "kernels", jnames(c->sets[i].names, c->sets[i].n));
+            json_object_set_new(e, "flags", jstr(c->sets[i].flags));
+            json_object_set_new(e, "group", jgroup(&c->sets[i].group));
+            json_array_append_new(sets, e);
+        }
+        json_object_set_new(tg, "candidate_sets", sets);
         json_object_set_new(tm, "target", tg);
+        json_object_set_new(tm, "per_shape_traces", jint(c->traces_matched));
     } else {
         json_object_set_new(tm, "target", json_null());
+        json_object_set_new(tm, "per_shape_traces", jint(0));
     }
     json_object_set_new(tm, "best", jtside(&c->tbest, have));
     json_object_set_new(tm, "candidate", jtside(&c->tcand, have));

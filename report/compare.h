@@ -58,6 +58,7 @@ typedef struct rep_cmp_input {
     size_t nkernels;
     const char *gate, *metric, *class_by, *target_class, *prev, *commit, *note;
     int allow_script_metric;
+    const char *provider, *direction, *config;   /* --provider, "lower"/"higher", --config */
     const char *rerun;           /* command line that re-creates the outputs */
     const char *today;           /* YYYY-MM-DD for the row when run.meta has no date */
 } rep_cmp_input;
