@@ -975,10 +975,16 @@ static int resolve_sets(an_compare *c, size_t skip_first)
         t.names = sets[q].names;
         t.n = sets[q].n;
         group_init(&sets[q].group, sets[q].names[0]);
-        if (an_time_calls(c->traces_best, c->ntraces_best, &t, skip_first, 0, c->noise, &c->tbest) ||
-            an_time_calls(c->traces_cand, c->ntraces_cand, &t, skip_first, 0, c->noise, &c->tcand))
+        size_t nrb = c->has_bench ? c->bench.best->nrows : 0, nrc = c->has_bench ? c->bench.cand->nrows : 0;
+        if (an_time_calls(c->traces_best, c->ntraces_best, &t, skip_first, nrb, c->noise, &c->tbest) ||
+            an_time_calls(c->traces_cand, c->ntraces_cand, &t, skip_first, nrc, c->noise, &c->tcand))
             return KR_INTERNAL;
-        if (c->tcand.ncalls && c->tbest.ncalls && group_gpu(c, NULL, &sets[q].group))
+        /* Measured as the final set would be: row-stratified where the rows align. */
+        c->row_aligned = c->has_bench && c->tbest.row_aligned && c->tcand.row_aligned && !c->bench.nunpaired_best &&
+                         !c->bench.nunpaired_cand;
+        int grc = c->tcand.ncalls && c->tbest.ncalls ? group_gpu(c, NULL, &sets[q].group) : 0;
+        c->row_aligned = 0;
+        if (grc)
             return KR_INTERNAL;
         kr_buf f;
         kr_buf_init(&f);
@@ -1372,15 +1378,24 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
                  "no benchmark CSV of CANDIDATE pairs with BEST's (by file name or header): %s", base_name(best->csvs[0].path));
         } else {
             an_bench_opts bo = {o->metric, o->class_by, o->direction, o->config};
-            if (!bo.config_cols && out->provider) {
+            if (!bo.config_cols && out->nproviders) {
+                /* A harness row's key is its shape (and, while no provider
+                 * is chosen, its provider). */
                 const an_bench_csv *t = &best->csvs[ib];
                 int sc = an_csv_col_ci(t, "shape_id"), ac = an_csv_col_ci(t, "args"), dc = an_csv_col_ci(t, "dtype");
+                int pc = an_csv_col_ci(t, "provider");
+                kr_buf k;
+                kr_buf_init(&k);
                 if (sc >= 0)
-                    bo.config_cols = t->header[sc];
-                else if (ac >= 0) {
-                    snprintf(keycols, sizeof keycols, "%s%s%s", t->header[ac], dc >= 0 ? "," : "", dc >= 0 ? t->header[dc] : "");
+                    kr_buf_puts(&k, t->header[sc]);
+                else if (ac >= 0)
+                    kr_buf_printf(&k, "%s%s%s", t->header[ac], dc >= 0 ? "," : "", dc >= 0 ? t->header[dc] : "");
+                if (k.len && !out->provider && pc >= 0)
+                    kr_buf_printf(&k, ",%s", t->header[pc]);
+                snprintf(keycols, sizeof keycols, "%s", kr_buf_cstr(&k));
+                kr_buf_free(&k);
+                if (keycols[0])
                     bo.config_cols = keycols;
-                }
             }
             int rc = an_bench_pair(&best->csvs[ib], &cand->csvs[ic], &bo, &out->bench, err);
             if (rc)
@@ -1544,6 +1559,20 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
             return rc;
         if (out->target.n == 0)
             return kr_err_set(err, KR_USAGE, NULL, NULL, "--kernel matches no kernel name in either trace");
+        if (out->has_bench) {
+            out->best_row_pair = malloc((out->bench.best->nrows + 1) * sizeof *out->best_row_pair);
+            out->cand_row_pair = malloc((out->bench.cand->nrows + 1) * sizeof *out->cand_row_pair);
+            if (!out->best_row_pair || !out->cand_row_pair)
+                return KR_INTERNAL;
+            for (size_t i = 0; i < out->bench.best->nrows; i++)
+                out->best_row_pair[i] = SIZE_MAX;
+            for (size_t i = 0; i < out->bench.cand->nrows; i++)
+                out->cand_row_pair[i] = SIZE_MAX;
+            for (size_t p = 0; p < out->bench.nrows; p++) {
+                out->best_row_pair[out->bench.rows[p].best_row] = p;
+                out->cand_row_pair[out->bench.rows[p].cand_row] = p;
+            }
+        }
         if (!o->nkernels && resolve_sets(out, o->skip_first))
             return KR_INTERNAL;
         if (add_companions(out, o->nkernels > 0))
@@ -1561,18 +1590,6 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         out->row_aligned = out->has_bench && out->tbest.row_aligned && out->tcand.row_aligned &&
                            !out->bench.nunpaired_best && !out->bench.nunpaired_cand;
         if (out->has_bench) {
-            out->best_row_pair = malloc((out->bench.best->nrows + 1) * sizeof *out->best_row_pair);
-            out->cand_row_pair = malloc((out->bench.cand->nrows + 1) * sizeof *out->cand_row_pair);
-            if (!out->best_row_pair || !out->cand_row_pair)
-                return KR_INTERNAL;
-            for (size_t i = 0; i < out->bench.best->nrows; i++)
-                out->best_row_pair[i] = SIZE_MAX;
-            for (size_t i = 0; i < out->bench.cand->nrows; i++)
-                out->cand_row_pair[i] = SIZE_MAX;
-            for (size_t p = 0; p < out->bench.nrows; p++) {
-                out->best_row_pair[out->bench.rows[p].best_row] = p;
-                out->cand_row_pair[out->bench.rows[p].cand_row] = p;
-            }
             if (!out->row_aligned)
                 note(&out->warnings, "not_row_aligned", "trace not row-aligned (segments BEST %zu, CANDIDATE %zu for %zu rows): "
                      "the global verdict stands, class results come from the script metric (low confidence)",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bundle/capture.h"
 #include "bundle/load_csv.h"
@@ -297,12 +298,36 @@ static int agent_rows(walk *w, const bundle_csv *t)
     return 0;
 }
 
-static int header_has_bench_column(const bundle_csv *t)
+static int ci_has(const char *s, const char *needle)
 {
-    for (size_t i = 0; i < t->ncols; i++)
-        if (!strncmp(t->header[i], "us_", 3) || !strncmp(t->header[i], "err_", 4))
+    size_t n = strlen(s), m = strlen(needle);
+    for (size_t i = 0; i + m <= n; i++)
+        if (!strncasecmp(s + i, needle, m))
             return 1;
     return 0;
+}
+
+/* A benchmark CSV (docs/compare.md "Discovery"): a us_* or err_* column
+ * (test_pa), a median_us column (the benchmark harness), or a correctness
+ * column (check, status, correct, ...) beside a time or throughput column
+ * (operator benchmarks printing TFLOPS with a Check column). */
+static int header_has_bench_column(const bundle_csv *t)
+{
+    static const char *const gates[] = {"check", "status", "result", "benchmark_status", "correct", "correctness",
+                                        "passed", "valid", "is_correct", NULL};
+    static const char *const metrics[] = {"tflops", "gflops", "gbps", "gb/s", "tb/s", "bandwidth", "throughput",
+                                          "time", "latency", "duration", "_us", "_ms", "(us)", "(ms)", NULL};
+    int gate = 0, metric = 0;
+    for (size_t i = 0; i < t->ncols; i++) {
+        const char *h = t->header[i];
+        if (!strncasecmp(h, "us_", 3) || !strncasecmp(h, "err_", 4) || !strcasecmp(h, "median_us"))
+            return 1;
+        for (const char *const *g = gates; *g; g++)
+            gate |= !strcasecmp(h, *g);
+        for (const char *const *m = metrics; *m; m++)
+            metric |= ci_has(h, *m);
+    }
+    return gate && metric;
 }
 
 static int add_trace(walk *w, const char *path, const char *rel, const kr_dispatch *d, size_t n, int from_results)
