@@ -914,8 +914,8 @@ static int set_of(an_compare *c, const char *lead, an_target *t)
         return KR_INTERNAL;
     char **comp = NULL;
     size_t nc = 0;
-    if (an_time_companions(c->traces_best, &c->tbest, t, &comp, &nc) ||
-        an_time_companions(c->traces_cand, &c->tcand, t, &comp, &nc) ||
+    if (an_time_companions(c->traces_best, &c->tbest, t, c->has_bench ? c->bench.nrows : 0, &comp, &nc) ||
+        an_time_companions(c->traces_cand, &c->tcand, t, c->has_bench ? c->bench.nrows : 0, &comp, &nc) ||
         an_target_add_companions(&c->tbest, &c->tcand, t, comp, nc, 1)) {
         free_names(comp, nc);
         return KR_INTERNAL;
@@ -1042,8 +1042,8 @@ static int add_companions(an_compare *c, int pinned)
     char **comp = NULL;
     size_t nc = 0;
     int rc = KR_INTERNAL;
-    if (an_time_companions(c->traces_best, &c->tbest, &c->target, &comp, &nc) ||
-        an_time_companions(c->traces_cand, &c->tcand, &c->target, &comp, &nc))
+    if (an_time_companions(c->traces_best, &c->tbest, &c->target, c->has_bench ? c->bench.nrows : 0, &comp, &nc) ||
+        an_time_companions(c->traces_cand, &c->tcand, &c->target, c->has_bench ? c->bench.nrows : 0, &comp, &nc))
         goto out;
     for (size_t i = 0; i < nc; i++) {
         int timed = !pinned || an_time_kernel_index(&c->tbest, comp[i]) < 0;
@@ -1275,30 +1275,39 @@ static int severe_rows(an_compare *c)
 {
     int all_known = 1;
     char b1[32];
+    /* Replicates: the pooled within-row standard deviation of the log
+     * values of both sides (-1 without replicates). */
+    double rep_sd = -1, ss = 0, dof = 0;
+    if (c->bench_method && !strcmp(c->bench_method, "replicates"))
+        for (size_t p = 0; p < c->bench.nrows; p++)
+            for (int s = 0; s < 2; s++) {
+                size_t n = c->rep_n[s][p];
+                if (n < 2)
+                    continue;
+                double m = 0;
+                for (size_t q = 0; q < n; q++)
+                    m += log(c->rep_v[s][p][q]) / (double)n;
+                for (size_t q = 0; q < n; q++)
+                    ss += (log(c->rep_v[s][p][q]) - m) * (log(c->rep_v[s][p][q]) - m);
+                dof += (double)(n - 1);
+            }
+    if (dof >= 2)
+        rep_sd = sqrt(ss / dof);
     for (size_t p = 0; p < c->bench.nrows; p++) {
         const an_bench_row *r = &c->bench.rows[p];
         if (!r->has_metric || r->ratio <= 1.05)
             continue;
         int known = 0;
-        if (c->bench_method && !strcmp(c->bench_method, "replicates") && c->rep_n[0][p] >= 2 && c->rep_n[1][p] >= 2) {
-            an_shift sh;
-            double *x = malloc(c->rep_n[0][p] * sizeof *x), *y = malloc(c->rep_n[1][p] * sizeof *y);
-            if (!x || !y) {
-                free(x);
-                free(y);
-                return KR_INTERNAL;
-            }
+        if (rep_sd >= 0 && c->rep_n[0][p] && c->rep_n[1][p]) {
+            /* The row's change against the replicates' pooled spread. */
+            known = 1;
+            double mb = 0, mc = 0;
             for (size_t q = 0; q < c->rep_n[0][p]; q++)
-                x[q] = log(c->rep_v[0][p][q]);
+                mb += log(c->rep_v[0][p][q]) / (double)c->rep_n[0][p];
             for (size_t q = 0; q < c->rep_n[1][p]; q++)
-                y[q] = log(c->rep_v[1][p][q]);
-            int rc = an_shift_compute(x, c->rep_n[0][p], y, c->rep_n[1][p], AN_STATS_ALPHA, &sh);
-            free(x);
-            free(y);
-            if (rc)
-                return KR_INTERNAL;
-            known = sh.k > 0;
-            if (known && sh.d_lo <= 0)
+                mc += log(c->rep_v[1][p][q]) / (double)c->rep_n[1][p];
+            double se = rep_sd * sqrt(1.0 / (double)c->rep_n[0][p] + 1.0 / (double)c->rep_n[1][p]);
+            if (mc - mb <= 1.959964 * se)
                 continue;            /* within the row's own noise */
         } else {
             double sb = row_log_se(c->bench.best, r->best_row, c->bench.metric_higher ? 0 : r->best_metric);
@@ -1713,6 +1722,15 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         out->benchmark_only = 1;
         if (bench_replicates(out, best, cand))
             return KR_INTERNAL;
+        if (!strcmp(out->bench_method, "replicates"))
+            for (size_t i = 0; i < out->warnings.n; i++)
+                if (!strcmp(out->warnings.v[i].id, "several_csvs")) {
+                    free(out->warnings.v[i].text);
+                    out->warnings.v[i].text = xprintf("benchmark CSVs pooled as replicate runs: %zu on BEST, %zu on "
+                                                      "CANDIDATE", out->replicates_best, out->replicates_cand);
+                    free(out->warnings.v[i].id);
+                    out->warnings.v[i].id = xstrdup("replicates");
+                }
         if (group_bench(out, NULL, 0, &out->global))
             return KR_INTERNAL;
         for (size_t k = 0; k < out->nclasses; k++)

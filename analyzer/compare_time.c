@@ -287,7 +287,8 @@ int an_target_add_companions(const an_side_time *best, const an_side_time *cand,
 
 typedef struct gapk { const char *name; size_t clean, alone_multi; } gapk;
 
-int an_time_companions(const an_trace_in *traces, const an_side_time *s, const an_target *t, char ***out, size_t *nout)
+int an_time_companions(const an_trace_in *traces, const an_side_time *s, const an_target *t, size_t min_clean,
+                       char ***out, size_t *nout)
 {
     dref *r;
     size_t n;
@@ -349,7 +350,7 @@ int an_time_companions(const an_trace_in *traces, const an_side_time *s, const a
         start = end;
     }
     for (size_t q = 0; q < nk; q++)
-        if (ks[q].clean >= 2 && 2 * ks[q].clean >= gaps && ks[q].alone_multi == 0 && empty == 0 &&
+        if (ks[q].clean >= 2 && ks[q].clean >= min_clean && 2 * ks[q].clean >= gaps && ks[q].alone_multi == 0 && empty == 0 &&
             add_name(out, nout, ks[q].name))
             goto out;
     rc = 0;

@@ -139,10 +139,13 @@ void an_target_free_set(an_target *t);
  * gaps are the stretches between consecutive target dispatches of one
  * agent; a kernel K outside the set (helpers aside, framework kernels
  * included) is a companion when it is the only non-helper kernel, exactly
- * once, in at least half of the gaps (and in two or more), and no gap holds
- * K alone more than once or nothing at all. New names are added to *out
- * (deduplicated). 0 or KR_INTERNAL. */
-int an_time_companions(const an_trace_in *traces, const an_side_time *s, const an_target *t, char ***out, size_t *n);
+ * once, in at least half of the gaps (and in two or more, and in at least
+ * min_clean: the benchmark's row count, since a kernel between rows of one
+ * call each looks the same), and no gap holds K alone more than once or
+ * nothing at all. New names are added to *out (deduplicated). 0 or
+ * KR_INTERNAL. */
+int an_time_companions(const an_trace_in *traces, const an_side_time *s, const an_target *t, size_t min_clean,
+                       char ***out, size_t *n);
 /* Adds names to the set as companions (kept sorted as the set is); timed 0
  * lists them as untimed instead (a pinned set). */
 int an_target_add_companions(const an_side_time *best, const an_side_time *cand, an_target *t, char **names, size_t n,

@@ -308,20 +308,25 @@ static int ci_has(const char *s, const char *needle)
 }
 
 /* A benchmark CSV (docs/compare.md "Discovery"): a us_* or err_* column
- * (test_pa), a median_us column (the benchmark harness), or a correctness
- * column (check, status, correct, ...) beside a time or throughput column
- * (operator benchmarks printing TFLOPS with a Check column). */
+ * (test_pa), a median_us column (the benchmark harness), a throughput or
+ * unit-suffixed time column (TFLOPS, GB/s, time_ms, ...: operator
+ * benchmarks), or a correctness column (check, status, correct, ...) beside
+ * a time column. */
 static int header_has_bench_column(const bundle_csv *t)
 {
     static const char *const gates[] = {"check", "status", "result", "benchmark_status", "correct", "correctness",
                                         "passed", "valid", "is_correct", NULL};
-    static const char *const metrics[] = {"tflops", "gflops", "gbps", "gb/s", "tb/s", "bandwidth", "throughput",
-                                          "time", "latency", "duration", "_us", "_ms", "(us)", "(ms)", NULL};
+    static const char *const metrics[] = {"time", "latency", "duration", NULL};
+    static const char *const measured[] = {"tflops", "gflops", "gbps", "gb/s", "tb/s", "bandwidth", "throughput",
+                                           "_us", "_ms", "_ns", "(us)", "(ms)", "(ns)", NULL};
     int gate = 0, metric = 0;
     for (size_t i = 0; i < t->ncols; i++) {
         const char *h = t->header[i];
         if (!strncasecmp(h, "us_", 3) || !strncasecmp(h, "err_", 4) || !strcasecmp(h, "median_us"))
             return 1;
+        for (const char *const *m = measured; *m; m++)
+            if (ci_has(h, *m))
+                return 1;
         for (const char *const *g = gates; *g; g++)
             gate |= !strcasecmp(h, *g);
         for (const char *const *m = metrics; *m; m++)

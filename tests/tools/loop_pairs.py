@@ -127,7 +127,7 @@ def testpa_side(root, rng, pool, change, *, rows=8, ncalls=9, two=False, ref=Non
                     tr.add(extra[0], t * extra[1])
                 else:
                     tr.add(main, t)
-            us = median(ts[1:]) / 1000 * 1.13
+            us = median(ts[1:] or ts) / 1000 * 1.13
             row = [cfg[0], cfg[1], cfg[2], f"{base_us(cfg) * 1.2:.3f}", 0, f"{us * (script(cfg) if script else 1):.3f}", 0]
             if err_cols:
                 row += [f"{rng.uniform(1e-3, 9e-3):.5f}", f"{rng.uniform(0.99, 0.9999):.5f}"]
@@ -184,14 +184,15 @@ def harness_side(root, rng, pool, change, *, nshapes=8, traces=True, commit="abc
     write_csv(os.path.join(root, "benchmark_results.csv"), HARNESS_HEADER, rows)
 
 
-def tflops_side(root, rng, pool, change, *, nshapes=12, check_fail=None, trace=False, replicates=1):
-    """The general operator framework: Forward TFLOPS per shape with a Check column."""
+def tflops_side(root, rng, pool, change, *, nshapes=12, check_fail=None, trace=False, replicates=1, check=True):
+    """The general operator framework: Forward TFLOPS per shape with a Check
+    column. change: a factor of the kernel time, or a function of the shape index."""
     for rep in range(replicates):
         rows = []
         tr = Trace()
         for i in range(nshapes):
             seq = 512 * (i + 1)
-            ts = calls(rng, pool, 100.0 + 10 * i, change, 20)
+            ts = calls(rng, pool, 100.0 + 10 * i, change(i) if callable(change) else change, 20)
             med = median(ts) / 1000
             flops = 4 * 16 * seq * seq * 128
             rows.append([16, seq, 128, "bf16", f"{flops / (med * 1e-6) / 1e12:.3f}",
@@ -201,7 +202,10 @@ def tflops_side(root, rng, pool, change, *, nshapes=12, check_fail=None, trace=F
                 for t in ts:
                     tr.add("flash_attn_func_kernel_0", t)
         sub = f"run_{rep + 1}" if replicates > 1 else ""
-        write_csv(os.path.join(root, sub, "results.csv"), ["batch", "seqlen", "head_dim", "dtype", "Forward TFLOPS", "Check"], rows)
+        header = ["batch", "seqlen", "head_dim", "dtype", "Forward TFLOPS", "Check"]
+        if not check:
+            header, rows = header[:-1], [r[:-1] for r in rows]
+        write_csv(os.path.join(root, sub, "results.csv"), header, rows)
         if trace:
             tr.write(os.path.join(root, sub, "prof", "host_99_kernel_trace.csv"))
             write_agent_info(os.path.join(root, sub, "prof", "host_99_agent_info.csv"))
@@ -244,6 +248,11 @@ CASES = [
     ("error_columns_tie", "tie", []),
     ("rocpd_casing_keep", "keep", []),
     ("pre11_keep", "keep", []),
+    ("one_call_per_row", "inconclusive", []),
+    ("tflops_severe_unconfirmed", "inconclusive (benchmark)", []),
+    ("tflops_severe_replicates_split", "split (benchmark)", ["--class-by", "seqlen"]),
+    ("nogate_refused", "inconclusive (benchmark)", []),
+    ("nogate_accepted", "keep (benchmark)", ["--gate", "none"]),
 ]
 
 
@@ -281,6 +290,12 @@ def make_all(out):
     pair(out, "error_columns_tie", testpa_side, dict(change=const(1.0), err_cols=True), dict(change=const(1.0), err_cols=True), 7)
     pair(out, "rocpd_casing_keep", testpa_side, dict(change=const(1.0), dialect="rocpd"), dict(change=faster, dialect="rocpd"), nxt())
     pair(out, "pre11_keep", testpa_side, dict(change=const(1.0), dialect="pre11"), dict(change=faster, dialect="pre11"), nxt())
+    pair(out, "one_call_per_row", testpa_side, dict(change=const(1.0), ncalls=1), dict(change=faster, ncalls=1), nxt())
+    severe = lambda i: 1.08 if i == 5 else 0.95
+    pair(out, "tflops_severe_unconfirmed", tflops_side, dict(change=1.0), dict(change=severe), nxt())
+    pair(out, "tflops_severe_replicates_split", tflops_side, dict(change=1.0, replicates=3), dict(change=severe, replicates=3), nxt())
+    pair(out, "nogate_refused", tflops_side, dict(change=1.0, check=False), dict(change=0.95, check=False), nxt())
+    pair(out, "nogate_accepted", tflops_side, dict(change=1.0, check=False), dict(change=0.95, check=False), nxt())
     with open(os.path.join(out, "cases.tsv"), "w") as f:
         for name, verdict, args in CASES:
             f.write("\t".join([name, verdict] + args) + "\n")
