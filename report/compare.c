@@ -1,5 +1,5 @@
 /* compare.c — COMPARE.md, compare.json and the performance.md row of
- * `kreport compare` (LOOP.md §3.9, §4).
+ * `kreport compare` (docs/compare.md).
  *
  * COMPARE.md order: verdict and reasons, warnings, the two sides, the
  * correctness gate, the per-class table, the kernel GPU time, the script
@@ -35,6 +35,8 @@ static const char *side_commit(const rep_cmp_input *in, int cand)
 static const char *kernel_of(const rep_cmp_input *in)
 {
     const an_compare *c = in->cmp;
+    if (c->benchmark_only && c->bench.metric)
+        return c->bench.metric;
     if (c->target.n)
         return c->target.names[0];
     for (size_t i = 0; i < in->npairs; i++)
@@ -90,6 +92,51 @@ static const char *names_list(rep_doc *d, char *const *v, size_t n)
 
 /* ---- Markdown ---- */
 
+/* What was measured, in the metric's own unit (a TFLOPS gain reads as a
+ * gain), and on which rows and kernels. */
+static void md_measured(rep_doc *d, const an_compare *c)
+{
+    const an_group *g = &c->global;
+    if (c->provider)
+        rep_para(d, "Benchmark harness: provider under test %s (%s); %zu other provider%s listed as reference%s, never "
+                 "deciding.", rep_md_code(d, c->provider),
+                 !strcmp(c->provider_source, "option") ? "--provider"
+                 : !strcmp(c->provider_source, "candidate_commit") ? "the only one with a candidate_commit"
+                 : !strcmp(c->provider_source, "changed") ? "the only one whose numbers changed" : "the only provider",
+                 c->nproviders - 1, c->nproviders == 2 ? "" : "s", c->nproviders == 2 ? "" : "s");
+    if (c->benchmark_only && g->evaluated && c->bench.metric) {
+        const char *how = c->bench_method && !strcmp(c->bench_method, "replicates")
+                              ? rep_fmt(d, "stratified shift of %zu / %zu replicate runs", c->replicates_best, c->replicates_cand)
+                              : rep_fmt(d, "geometric mean over %zu rows, signed-rank test", g->n_best);
+        if (c->bench.metric_higher) {
+            /* time-like r ↔ own unit: x_cand / x_best − 1 = 1 / (1 + r) − 1 */
+            if (g->bounded)
+                rep_para(d, "Measured: %s %s (95 %% CI %s … %s; %s; higher is better).", rep_md_escape(d, c->bench.metric),
+                         pc(d, 1 / (1 + g->r) - 1), pc(d, 1 / (1 + g->hi) - 1), pc(d, 1 / (1 + g->lo) - 1), how);
+            else
+                rep_para(d, "Measured: %s %s (%s; higher is better; no interval).", rep_md_escape(d, c->bench.metric),
+                         pc(d, 1 / (1 + g->r) - 1), how);
+        } else {
+            rep_para(d, "Measured: %s %s (%s; lower is better).", rep_md_escape(d, c->bench.metric), pc(d, g->r), how);
+        }
+    }
+    if (c->nsevere) {
+        rep_para(d, "Rows more than 5 %% worse (%s):", c->severe_known ? "beyond their own noise" : "noise unknown");
+        for (size_t i = 0; i < c->nsevere; i++)
+            rep_item(d, 0, "%s", rep_md_escape(d, c->severe_rows[i]));
+    }
+    if (c->nsets) {
+        rep_para(d, "Candidate target sets (each measured alone%s):",
+                 c->target_resolved ? "; the only one that changed is the target" : "");
+        for (size_t i = 0; i < c->nsets; i++) {
+            const an_group *sg = &c->sets[i].group;
+            rep_item(d, 0, "%s: %s %s (%s); pin with `%s`", names_list(d, c->sets[i].names, c->sets[i].n),
+                     sg->evaluated ? pc(d, sg->r) : "—", group_ci(d, sg), an_outcome_text(sg->outcome),
+                     c->sets[i].flags ? c->sets[i].flags : "");
+        }
+    }
+}
+
 static void md_verdict(rep_doc *d, const rep_cmp_input *in)
 {
     const an_compare *c = in->cmp;
@@ -107,7 +154,8 @@ static void md_verdict(rep_doc *d, const rep_cmp_input *in)
     case AN_V_SPLIT: action = "revert the single-kernel version; if the divergence is stable and explainable, add a specialized kernel with a dispatch rule and compare again"; break;
     case AN_V_FAIL: action = c->fail_kind && !strcmp(c->fail_kind, "gate") ? "repair subflow: up to 3 minimal fixes keeping the hypothesis, each re-benchmarked" : "revert"; break;
     }
-    rep_para(d, "Loop action (LOOP.md §1): %s. Counts as a regression: %s.", action, c->counts_as_regression ? "yes" : "no");
+    rep_para(d, "Loop action: %s. Counts as a regression: %s.", action, c->counts_as_regression ? "yes" : "no");
+    md_measured(d, c);
     if (c->warnings.n) {
         rep_para(d, "Warnings:");
         for (size_t i = 0; i < c->warnings.n; i++)
@@ -533,11 +581,9 @@ int rep_compare_markdown(const rep_cmp_input *in, kr_buf *out)
     md_script(d, in);
     md_trace(d, in);
     rep_heading(d, 2, "Method");
-    const char *t = rep_template("compare.md", NULL);
-    if (t)
-        rep_raw(d, t);
+    rep_para(d, "The decision rules, statistics and thresholds: `kreport help compare` (docs/compare.md).");
     rep_heading(d, 2, "Re-run");
-    rep_para(d, "Outputs: `COMPARE.md` (this file) and `compare.json` (schema `kreport.compare` version 1).");
+    rep_para(d, "Outputs: `COMPARE.md` (this file) and `compare.json` (schema `kreport.compare` version 2).");
     if (in->rerun)
         rep_code(d, "sh", in->rerun);
     rep_doc_markdown(d, out);
@@ -1101,7 +1147,7 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
     return out->oom ? 5 : 0;
 }
 
-/* ---- performance.md rows (LOOP.md §4) ---- */
+/* ---- performance.md rows (docs/compare.md "Rows") ---- */
 
 /* Cell text: '|' and newlines would break the table. */
 static void cell(kr_buf *b, const char *s)
