@@ -275,8 +275,95 @@ static void test_predicate(void)
     an_bench_free(&m);
 }
 
+/* Column kinds (docs/compare.md "Benchmark CSV columns"): each name's kind
+ * as the rules read, first match wins. */
+static void test_column_kinds(void)
+{
+    struct { const char *name; an_col_kind kind; } k[] = {
+        {"Check", AN_COL_GATE_TEXT},       {"benchmark_status", AN_COL_GATE_TEXT}, {"STATUS", AN_COL_GATE_TEXT},
+        {"correct", AN_COL_GATE_BOOL},     {"is_correct", AN_COL_GATE_BOOL},       {"valid", AN_COL_GATE_BOOL},
+        {"err_flydsl_ps", AN_COL_GATE_NUMBER},
+        {"max_err", AN_COL_ERROR_SIZE},    {"mean_err", AN_COL_ERROR_SIZE},        {"max_abs_err", AN_COL_ERROR_SIZE},
+        {"err_max", AN_COL_ERROR_SIZE},    {"min_cos", AN_COL_ERROR_SIZE},         {"cos_sim", AN_COL_ERROR_SIZE},
+        {"flydsl_ps_max_diff", AN_COL_ERROR_SIZE}, {"atol", AN_COL_ERROR_SIZE},    {"snr_db", AN_COL_ERROR_SIZE},
+        {"correctness_error", AN_COL_ERROR_SIZE},
+        {"us_flydsl_ps", AN_COL_METRIC_LOWER}, {"median_us", AN_COL_METRIC_LOWER}, {"time_ms", AN_COL_METRIC_LOWER},
+        {"Latency", AN_COL_METRIC_LOWER},  {"kernel time (us)", AN_COL_METRIC_LOWER},
+        {"Forward TFLOPS", AN_COL_METRIC_HIGHER}, {"effective_gbps", AN_COL_METRIC_HIGHER},
+        {"Bandwidth (GB/s)", AN_COL_METRIC_HIGHER}, {"tokens/s", AN_COL_METRIC_HIGHER}, {"speedup", AN_COL_METRIC_HIGHER},
+        {"block_size", AN_COL_CONFIG},     {"num_heads", AN_COL_CONFIG},          {"shape_id", AN_COL_CONFIG},
+        {"provider", AN_COL_CONFIG},       {"dtype", AN_COL_CONFIG},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        if (an_bench_column_kind(k[i].name) != k[i].kind)
+            fprintf(stderr, "column %s\n", k[i].name);
+        T_EQ_I64(an_bench_column_kind(k[i].name), k[i].kind);
+    }
+    /* Gate cells: pass words, fail words, skips. */
+    T_EQ_I64(an_bench_gate_cell("Check", " PASS "), 1);
+    T_EQ_I64(an_bench_gate_cell("Check", "ok"), 1);
+    T_EQ_I64(an_bench_gate_cell("Check", "FAIL"), 0);
+    T_EQ_I64(an_bench_gate_cell("Check", "mismatch"), 0);
+    T_EQ_I64(an_bench_gate_cell("Check", "skipped (unsupported)"), -1);
+    T_EQ_I64(an_bench_gate_cell("Check", ""), -1);
+    T_EQ_I64(an_bench_gate_cell("benchmark_status", "incorrect"), 0);
+    T_EQ_I64(an_bench_gate_cell("correct", "True"), 1);
+    T_EQ_I64(an_bench_gate_cell("correct", "1"), 1);
+    T_EQ_I64(an_bench_gate_cell("correct", "False"), 0);
+    T_EQ_I64(an_bench_gate_cell("correct", ""), 0);
+    T_EQ_I64(an_bench_gate_cell("err_x", "0.0"), 1);
+    T_EQ_I64(an_bench_gate_cell("err_x", "1"), 0);
+    T_EQ_I64(an_bench_gate_cell("err_x", "NaN"), 0);
+}
+
+/* Metric direction: a TFLOPS gain is a time-like ratio below 1; an unknown
+ * direction is refused naming both flags; the flags override the name. */
+static void test_direction(void)
+{
+    const char *h[] = {"seqlen", "Forward TFLOPS", "Check"};
+    const char *cb[] = {"512", "100", "PASS", "1024", "200", "PASS"};
+    const char *cc[] = {"512", "105", "PASS", "1024", "200", "PASS"};
+    an_bench_csv b = table("b.csv", h, 3, cb, 2), c = table("c.csv", h, 3, cc, 2);
+    an_bench_cmp m;
+    kr_err err;
+    T_EQ_I64(an_bench_pair(&b, &c, NULL, &m, &err), 0);
+    T_EQ_STR(m.metric, "Forward TFLOPS");
+    T_CHECK(m.metric_higher);
+    T_EQ_U64(m.nconfig, 1);                          /* Check is a gate, not config */
+    T_NEAR(m.rows[0].ratio, 100.0 / 105.0, 1e-12);  /* time-like: best / cand */
+    T_NEAR(m.rows[1].ratio, 1, 0);
+    an_bench_free(&m);
+    an_bench_opts o = {"seqlen", NULL, AN_DIR_AUTO, NULL};
+    T_EQ_I64(an_bench_pair(&b, &c, &o, &m, &err), KR_USAGE);
+    T_CHECK(strstr(err.msg, "--higher-is-better") && strstr(err.msg, "--lower-is-better"));
+    an_bench_free(&m);
+    an_bench_opts lo = {"Forward TFLOPS", NULL, AN_DIR_LOWER, NULL};
+    T_EQ_I64(an_bench_pair(&b, &c, &lo, &m, &err), 0);
+    T_CHECK(!m.metric_higher);
+    T_NEAR(m.rows[0].ratio, 105.0 / 100.0, 1e-12);
+    an_bench_free(&m);
+    /* --config keys the rows by the named columns alone. */
+    const char *h2[] = {"run_id", "shape_id", "median_us"};
+    const char *b2[] = {"r1", "sha1:aa", "10", "r1", "sha1:bb", "20"};
+    const char *c2[] = {"r2", "sha1:bb", "19", "r2", "sha1:aa", "11"};
+    an_bench_csv x = table("b.csv", h2, 3, b2, 2), y = table("c.csv", h2, 3, c2, 2);
+    an_bench_opts k = {NULL, NULL, AN_DIR_AUTO, "shape_id"};
+    T_EQ_I64(an_bench_pair(&x, &y, &k, &m, &err), 0);
+    T_EQ_U64(m.nrows, 2);
+    T_EQ_U64(m.rows[0].cand_row, 1);
+    T_NEAR(m.rows[0].ratio, 1.1, 1e-12);
+    T_EQ_STR(m.metric, "median_us");
+    an_bench_free(&m);
+    an_bench_opts none = {NULL, NULL, AN_DIR_AUTO, NULL};
+    T_EQ_I64(an_bench_pair(&x, &y, &none, &m, &err), 0);
+    T_EQ_U64(m.nrows, 0);                            /* run_id differs: nothing pairs without --config */
+    an_bench_free(&m);
+}
+
 int main(void)
 {
+    test_column_kinds();
+    test_direction();
     test_gate_parse();
     test_gate_match();
     test_gate_evaluate();

@@ -230,8 +230,68 @@ static void test_selection_large(void)
     free(y);
 }
 
+/* Signed rank, checked by hand. d = {0.5, -0.2, 0.3, 0.1, 0.4, 0.6, 0.7, 0}:
+ * the zero is dropped (n = 7); ranks of |d|: 0.1→1, 0.2→2, 0.3→3, 0.4→4,
+ * 0.5→5, 0.6→6, 0.7→7; T+ = 28 − 2 = 26. Under no change the 2^7 = 128 sign
+ * patterns give P(T+ >= 26) = #{subsets of 1..7 with sum <= 2} / 128 = 3/128
+ * (sums 0, 1, 2): p = 6/128. The interval: P(T+ <= t) <= 0.025 holds for
+ * t = 0 (1/128) and t = 2 (3/128), not t = 3 (5/128), so k = 3: the 3rd
+ * smallest and 3rd largest of the 28 Walsh averages. */
+static void test_signed_rank(void)
+{
+    double d[] = {0.5, -0.2, 0.3, 0.1, 0.4, 0.6, 0.7, 0};
+    an_signed s;
+    T_EQ_I64(an_signed_compute(d, 8, 0.05, &s), 0);
+    T_EQ_U64(s.n, 7);
+    T_EQ_U64(s.zeros, 1);
+    T_NEAR(s.t_plus, 26, 0);
+    T_CHECK(s.exact);
+    T_NEAR(s.p, 6.0 / 128, 1e-12);
+    T_EQ_U64(s.k, 3);
+    /* Walsh averages of {-0.2, 0.1, 0.3, 0.4, 0.5, 0.6, 0.7}, smallest: -0.2, -0.05, 0.05 ...;
+     * largest: 0.7, 0.65, 0.6 (0.6 twice: (0.6+0.6)/2 and (0.5+0.7)/2). */
+    T_NEAR(s.lo, 0.05, 1e-12);
+    T_NEAR(s.hi, 0.6, 1e-12);
+    /* 28 averages: the median is the mean of the 14th and 15th. */
+    double x[] = {-0.2, 0.1, 0.3, 0.4, 0.5, 0.6, 0.7}, w[28];
+    size_t n = 0;
+    for (int i = 0; i < 7; i++)
+        for (int j = i; j < 7; j++)
+            w[n++] = (x[i] + x[j]) / 2;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && w[j - 1] > w[j]; j--) {
+            double t = w[j];
+            w[j] = w[j - 1];
+            w[j - 1] = t;
+        }
+    T_NEAR(s.hl, (w[13] + w[14]) / 2, 1e-12);
+    /* Five differences all positive: p = 2/32, and no interval can exclude 0 (k = 0). */
+    double e[] = {1, 2, 3, 4, 5};
+    T_EQ_I64(an_signed_compute(e, 5, 0.05, &s), 0);
+    T_NEAR(s.p, 2.0 / 32, 1e-12);
+    T_EQ_U64(s.k, 0);
+    /* Six: p = 2/64 < 0.05 and k = 1 (the extreme Walsh averages). */
+    double f[] = {1, 2, 3, 4, 5, 6};
+    T_EQ_I64(an_signed_compute(f, 6, 0.05, &s), 0);
+    T_NEAR(s.p, 2.0 / 64, 1e-12);
+    T_EQ_U64(s.k, 1);
+    T_NEAR(s.lo, 1, 0);
+    T_NEAR(s.hi, 6, 0);
+    /* Large n (normal branch): symmetric around 0 gives p near 1 and an interval around 0. */
+    double g[60];
+    for (int i = 0; i < 60; i++)
+        g[i] = (i % 2 ? 1 : -1) * (double)(i / 2 + 1);
+    T_EQ_I64(an_signed_compute(g, 60, 0.05, &s), 0);
+    T_CHECK(!s.exact);
+    T_CHECK(s.p > 0.9);
+    T_CHECK(s.k > 0 && s.lo < 0 && s.hi > 0);
+    T_EQ_I64(an_signed_compute(d, 0, 0.05, &s), 0);
+    T_NEAR(s.p, 1, 0);
+}
+
 int main(void)
 {
+    test_signed_rank();
     test_exact_cdf();
     test_shift_small();
     test_worked_inconclusive();

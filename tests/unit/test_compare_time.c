@@ -221,8 +221,71 @@ static void test_att_pass(void)
     free(d);
 }
 
+/* Companions and cold calls per row. Two rows of three calls P+R, a
+ * framework kernel between the rows: gaps between P dispatches hold R alone
+ * (4 clean gaps) or R then X (the row boundary: mixed): R is a companion
+ * with 2 rows (4 >= 2 clean gaps), not with 5 rows (4 < 5). Timed, the calls
+ * are P+R: 100 101 99 | 200 202 198; with 2 rows the first call of each row
+ * is cold: warm 101 99 202 198. */
+static void test_companions(void)
+{
+    step s[] = {{"P", 80}, {"R", 20}, {"P", 81}, {"R", 20}, {"P", 79}, {"R", 20}, {FW, 7},
+                {"P", 160}, {"R", 40}, {"P", 162}, {"R", 40}, {"P", 158}, {"R", 40}};
+    kr_dispatch *d = make(s, 13, 1);
+    an_trace_in tr = {"t.csv", d, 13, 0, NULL, 0, NULL, 0};
+    an_side_time b;
+    T_EQ_I64(an_time_kernels(&tr, 1, 0.01, &b), 0);
+    an_target t;
+    memset(&t, 0, sizeof t);
+    t.names = calloc(1, sizeof *t.names);
+    t.names[0] = strdup("P");
+    t.n = 1;
+    char **comp = NULL;
+    size_t nc = 0;
+    T_EQ_I64(an_time_companions(&tr, &b, &t, 5, &comp, &nc), 0);
+    T_EQ_U64(nc, 0);
+    T_EQ_I64(an_time_companions(&tr, &b, &t, 2, &comp, &nc), 0);
+    T_EQ_U64(nc, 1);
+    T_EQ_STR(comp[0], "R");
+    T_EQ_I64(an_target_add_companions(&b, &b, &t, comp, nc, 1), 0);
+    T_EQ_U64(t.n, 2);
+    T_EQ_U64(t.ncompanions, 1);
+    T_EQ_I64(an_time_calls(&tr, 1, &t, 1, 2, 0.01, &b), 0);
+    T_CHECK(b.row_aligned);
+    T_EQ_U64(b.ncalls, 6);
+    T_EQ_U64(b.max_calls_per_row, 3);
+    T_EQ_U64(b.warm.n, 4);
+    T_NEAR(b.calls[1].ns, 101, 0);
+    T_NEAR(b.calls[3].ns, 200, 0);
+    T_CHECK(!b.calls[0].warm && b.calls[1].warm && !b.calls[3].warm && b.calls[4].warm);
+    T_EQ_U64(b.calls[4].row, 1);
+    /* Untimed (a pinned set): R neither breaks the segment nor counts: calls are P alone. */
+    an_target u;
+    memset(&u, 0, sizeof u);
+    u.names = calloc(1, sizeof *u.names);
+    u.names[0] = strdup("P");
+    u.n = 1;
+    T_EQ_I64(an_target_add_companions(&b, &b, &u, comp, nc, 0), 0);
+    T_EQ_U64(u.n, 1);
+    T_EQ_U64(u.nuntimed, 1);
+    T_EQ_I64(an_time_calls(&tr, 1, &u, 1, 2, 0.01, &b), 0);
+    T_EQ_U64(b.nsegments, 2);
+    T_NEAR(b.calls[1].ns, 81, 0);
+    /* One call per row: a row's only call is cold, listed. */
+    T_EQ_I64(an_time_calls(&tr, 1, &u, 3, 2, 0.01, &b), 0);
+    T_EQ_U64(b.nrows_no_warm, 2);
+    for (size_t i = 0; i < nc; i++)
+        free(comp[i]);
+    free(comp);
+    an_target_free_set(&t);
+    an_target_free_set(&u);
+    an_side_time_free(&b);
+    free(d);
+}
+
 int main(void)
 {
+    test_companions();
     test_kinds();
     test_segments();
     test_two_kernel_calls();
