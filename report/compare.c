@@ -1180,6 +1180,8 @@ static int row_text(const rep_cmp_input *in, kr_buf *out, const char **none)
     int has_metric = c->has_bench && bc->has_ratio;
     const an_group *g = &c->global;
     const char *delta = g->evaluated ? (snprintf(x, sizeof x, "%+.1f%%", g->r * 100), x) : "—";
+    if (g->evaluated && c->benchmark_only && bc->metric_higher)   /* in the metric's own unit: a gain reads +, named */
+        snprintf(x, sizeof x, "%+.1f%% %s", (1 / (1 + g->r) - 1) * 100, bc->metric);
     kr_buf_puts(out, "|");
     if (c->verdict == AN_V_KEEP) {
         const char *date = in->cand_in->date;
