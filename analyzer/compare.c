@@ -1630,6 +1630,9 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
             return rc;
         if (an_bench_script(&out->bench, out->seed, out->resamples))
             return KR_INTERNAL;
+        if (!strcmp(out->bench.class_source, "none") && !out->nkernel_columns && out->bench.nrows > 1)
+            note(&out->warnings, "one_class", "no class column (block_size, mtp/query_length, head_size) in the benchmark "
+                 "CSV: every row is one class; --class-by COLS defines classes");
         const char *spec = o->target_class ? o->target_class : cand->target_class;
         if (spec && *spec && strcmp(spec, "global")) {
             rc = an_target_parse(&out->bench, spec, &out->target_spec, err);

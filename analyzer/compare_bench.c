@@ -919,12 +919,8 @@ int an_bench_classes(an_bench_cmp *b, const char *class_by, const char *const *e
             if (ci >= 0 && add_class_col(b, b->config[ci]))
                 return KR_INTERNAL;
         }
-        if (b->nclass_cols == 0) {
-            b->class_source = b->nconfig ? "all config columns" : "none";
-            for (size_t c = 0; c < b->nconfig; c++)
-                if (add_class_col(b, b->config[c]))
-                    return KR_INTERNAL;
-        }
+        if (b->nclass_cols == 0)
+            b->class_source = "none";   /* one class: a class per row would test every row alone */
     }
     for (size_t i = 0; i < nextra; i++) {
         int ci = an_bench_config_index(b, extra[i]);

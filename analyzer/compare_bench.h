@@ -28,7 +28,8 @@
  *
  * Classes: `--class-by COLS`, else those present of block_size, mtp
  * (aliases query_length, qlen, max_seqlen_q) and head_size (aliases head_dim,
- * hdim), else every config column; the caller may add config columns that
+ * hdim), else one class of every row (a class per row would test each row
+ * alone, and some row would regress by chance); the caller may add config columns that
  * select different kernels (LOOP.md §3.8). Class order: first appearance in
  * BEST's rows. */
 #ifndef KR_ANALYZER_COMPARE_BENCH_H
@@ -186,7 +187,7 @@ typedef struct an_bench_cmp {
 
     char **class_cols;
     size_t nclass_cols;
-    const char *class_source;    /* "option", "default", "all config columns", "none" */
+    const char *class_source;    /* "option", "default", "none" (one class) */
     an_bench_class *classes;
     size_t nclasses;
 
