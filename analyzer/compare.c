@@ -1334,6 +1334,12 @@ static int severe_rows(an_compare *c)
     return 0;
 }
 
+static const char *rows_text(const an_compare *c, char *buf, size_t cap)
+{
+    snprintf(buf, cap, " for %zu benchmark rows", c->bench.nrows);
+    return buf;
+}
+
 /* ---- the run ---- */
 
 int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cmp_opts *o,
@@ -1965,6 +1971,21 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         }
         kr_buf_free(&m);
     }
+    if (out->has_timing && !out->row_aligned && out->tbest.nsegments != out->tcand.nsegments &&
+        (out->verdict == AN_V_KEEP || out->verdict == AN_V_DISCARD || out->verdict == AN_V_TIE ||
+         out->verdict == AN_V_INCONCLUSIVE)) {
+        /* Pooled calls of different sets of rows: the mixture, not the code, may have changed. */
+        notes_free(&out->reasons);
+        out->verdict = AN_V_INCONCLUSIVE;
+        out->counts_as_regression = 0;
+        out->global.need_more = 0;
+        out->global.need_calls_per_row = 0;
+        note(&out->reasons, "rows_not_lined_up", "cannot tell: the traces do not line up with each other%s (timed "
+             "segments BEST %zu, CANDIDATE %zu%s), so the pooled calls may come from different rows; pin the target "
+             "with --kernel (a kernel between the calls breaks segments) or profile both sides with the same "
+             "benchmark rows", out->has_bench ? " or with the benchmark rows" : "", out->tbest.nsegments,
+             out->tcand.nsegments, out->has_bench ? rows_text(out, b3, sizeof b3) : "");
+    }
     if (out->verdict == AN_V_KEEP && out->gate_status && !strcmp(out->gate_status, "no_gate") &&
         strcmp(out->gate_source, "none_option")) {
         notes_free(&out->reasons);
@@ -1985,6 +2006,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
              "no warm call to compare, and more iterations of the same harness cannot change that; time a loop of "
              "calls per row, or pass --skip-first 0 if the first call is warm", o->skip_first, o->skip_first == 1 ? "" : "s");
     }
+    out->counts_as_regression = out->verdict == AN_V_DISCARD;
     if (out->verdict == AN_V_FAIL)
         out->verdict_text = xprintf("fail (%s)", !strcmp(out->fail_kind, "gate") ? "gate"
                                                  : !strcmp(out->fail_kind, "invalid") ? "invalid"

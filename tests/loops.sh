@@ -99,6 +99,8 @@ J moved_work_discard 'd["timing"]["target"]["companions"]' | grep -q "at::native
 [ "$(J tflops_severe_replicates_split 'd["benchmark"]["severe_rows_beyond_noise"], d["reasons"][0]["id"]')" = "(True, 'severe_row')" ] \
     && ok || bad "severe row with replicates"
 J nogate_refused 'd["reasons"][0]["text"]' | grep -q -- "--gate COL" && ok || bad "no gate: flag not named"
+[ "$(J trace_misses_a_row 'd["reasons"][0]["id"], d["timing"]["best"]["segments"], d["timing"]["candidate"]["segments"]')" = "('rows_not_lined_up', 8, 7)" ] \
+    && ok || bad "a trace missing a row: $(J trace_misses_a_row 'd["reasons"]')"
 
 # A metric whose direction the name does not tell is refused (usage, exit 2) naming both flags.
 "$bin" compare "$p/tflops_keep/best" "$p/tflops_keep/cand" --metric seqlen >/dev/null 2>"$tmp/err"
