@@ -297,7 +297,7 @@ uint64_t an_kernel_time(const kr_capture *c, const char *kernel, const char **so
     for (int want_id = 1; want_id >= 0; want_id--) {
         if (want_id && !c->name_matched)
             continue;
-        if (c->kernel_trace) {
+        if (c->kernel_trace && !(want_id && c->kernel_trace->no_dispatch_ids)) {
             uint64_t t = trace_mean(c->kernel_trace->rows, c->kernel_trace->nrows, kernel, want_id,
                                     c->dispatch_id, n);
             if (*n) {

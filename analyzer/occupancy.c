@@ -261,7 +261,7 @@ static const kr_dispatch *csv_dispatch(const kr_capture *c, const char *name)
         const kr_dispatch *d = &c->kernel_trace->rows[i];
         if (!name_eq_kd(d->kernel_name, name))
             continue;
-        if (c->name_matched && d->dispatch_id == c->dispatch_id)
+        if (c->name_matched && !c->kernel_trace->no_dispatch_ids && d->dispatch_id == c->dispatch_id)
             return d;
         if (!first)
             first = d;

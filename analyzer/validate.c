@@ -747,17 +747,24 @@ static void check_wave(vctx *x, size_t wi, sums *s)
     /* V-11, V-11a */
     if (w->ntimeline > 0) {
         uint64_t total = 0, wait = 0;
+        size_t zero = 0, first_zero = 0;
         for (size_t i = 0; i < w->ntimeline; i++) {
             const kr_tl *e = &w->timeline[i];
             if (e->state >= KR_STATE_COUNT)
                 add(x, V11, AN_SEV_ERROR, LOC("%s $.wave.timeline[%zu][0]", f, i), "state %u outside 0..4",
                     (unsigned)e->state);
-            if (e->cycles == 0)
-                add(x, V11, AN_SEV_ERROR, LOC("%s $.wave.timeline[%zu][1]", f, i), "duration 0");
+            if (e->cycles == 0 && zero++ == 0)
+                first_zero = i;
             total += e->cycles;
             if (e->state == KR_STATE_WAIT)
                 wait += e->cycles;
         }
+        /* A 0 is information (FORMATS.md §13 V-11): rocprofv3 writes such
+         * entries in real captures; they add nothing to any sum. */
+        if (zero)
+            add(x, V11, AN_SEV_INFO, LOC("%s $.wave.timeline[%zu][1]", f, first_zero),
+                "%zu timeline entr%s of duration 0 (written by rocprofv3; they add nothing to the state sums)", zero,
+                zero == 1 ? "y" : "ies");
         if (w->ninsts > 0 && total != done - w->begin)
             add(x, V11, AN_SEV_WARNING, LOC("%s $.wave.timeline", f),
                 "sum %" PRIu64 " != last completion - begin = %" PRIu64, total, done - w->begin);

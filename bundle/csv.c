@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bundle/source.h"
 #include "common/file.h"
@@ -282,7 +283,7 @@ int bundle_csv_load(kr_arena *a, const char *path, bundle_csv *out, kr_err *err)
 int bundle_csv_col(const bundle_csv *t, const char *name)
 {
     for (size_t i = 0; i < t->ncols; i++)
-        if (strcmp(t->header[i], name) == 0)
+        if (strcasecmp(t->header[i], name) == 0)
             return (int)i;
     return -1;
 }

@@ -43,7 +43,8 @@ struct bundle_source;      /* bundle/source.h */
 /* The same, reading from a source (bundle/source.h; NULL: the filesystem). */
 int bundle_csv_load_src(kr_arena *a, const struct bundle_source *src, const char *path, bundle_csv *out, kr_err *err);
 
-/* Index of the first header field equal to name, or -1. */
+/* Index of the first header field equal to name ignoring ASCII case (rocpd
+ * convert writes Lds_Block_Size where rocprofv3 writes LDS_Block_Size), or -1. */
 int bundle_csv_col(const bundle_csv *t, const char *name);
 
 static inline const char *bundle_csv_cell(const bundle_csv *t, size_t row, size_t col)

@@ -1,11 +1,14 @@
 /* discover.c — see discover.h. Rules: FORMATS.md §9.3, §10, §11.
  *
  * Search order for what lies beside a capture: directories first (the
- * capture's parent, then <example>/compute_viewer/), then within a directory
- * files named "<label>_*" before "discover_*" before the rest, then by name
- * (bytewise), then by full path (pass_<N>/ and pmc_<N>/ subfolders join their
- * directory's rank). Only *.json and *.csv files are looked at; their content
- * decides what they are. */
+ * capture's parent, then the databases in its sub-folders that are no
+ * capture, then <example>/compute_viewer/ and the databases below it), then
+ * within a directory files named "<label>_*" before "discover_*" before the
+ * rest, then by name (bytewise), then by full path (pass_<N>/ and pmc_<N>/
+ * subfolders join their directory's rank). Only *.json, *.csv and *.db files
+ * are looked at; their content decides what they are, and the first file of
+ * each kind fills its slot (a rocpd database fills the kernel trace and
+ * agent slots still free when it is met). */
 #include "bundle/discover.h"
 
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include "bundle/csv.h"
 #include "bundle/load_csv.h"
 #include "bundle/load_results.h"
+#include "bundle/load_rocpd.h"
 #include "bundle/source.h"
 #include "common/file.h"
 #include "common/limits.h"
@@ -122,30 +126,54 @@ static int is_json_text(const char *data, size_t len)
     return i < len && (data[i] == '{' || data[i] == '[');
 }
 
-/* Appends the rows of a counter_collection CSV (§10.5) to c->counters. */
-static int attach_counters(kr_capture *c, const bundle_csv *t, kr_err *err)
+/* Appends counter values read from path to c->counters. */
+static int append_counters(kr_capture *c, const kr_counter_value *v, size_t nv, const char *path, kr_err *err)
 {
-    bundle_counter_csv *cc;
-    int rc = bundle_counter_csv_from_csv(&c->arena, t, &cc, err);
-    if (rc)
-        return rc;
-    size_t n = c->ncounters + cc->nrows;
+    size_t n = c->ncounters + nv;
     kr_counter_value *rows = kr_arena_array(&c->arena, n + 1, sizeof *rows);
     const char **paths = kr_arena_array(&c->arena, c->ncounter_paths + 1, sizeof *paths);
     if (!rows || !paths)
-        return kr_err_set(err, KR_INTERNAL, t->path, NULL, "out of memory");
+        return kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory");
     if (c->ncounters)
         memcpy(rows, c->counters, c->ncounters * sizeof *rows);
-    if (cc->nrows)
-        memcpy(rows + c->ncounters, cc->rows, cc->nrows * sizeof *rows);
+    if (nv)
+        memcpy(rows + c->ncounters, v, nv * sizeof *rows);
     if (c->ncounter_paths)
         memcpy(paths, c->counter_paths, c->ncounter_paths * sizeof *paths);
-    paths[c->ncounter_paths] = cc->path;
+    paths[c->ncounter_paths] = path;
     c->counters = rows;
     c->ncounters = n;
     c->counter_paths = paths;
     c->ncounter_paths++;
     return 0;
+}
+
+/* Appends the rows of a counter_collection CSV (§10.5) to c->counters. */
+static int attach_counters(kr_capture *c, const bundle_csv *t, kr_err *err)
+{
+    bundle_counter_csv *cc;
+    int rc = bundle_counter_csv_from_csv(&c->arena, t, &cc, err);
+    return rc ? rc : append_counters(c, cc->rows, cc->nrows, cc->path, err);
+}
+
+/* A rocpd database (§14) beside the capture: its kernel trace and agents
+ * fill the slots no file took before it, its counters are appended. With
+ * agent handles in the database and none equal to the capture's, it is
+ * another run's file and is left alone (as a results.json, §9.3). An
+ * explicit file (--results) is attached whatever its agents. */
+static int attach_rocpd(kr_capture *c, kr_rocpd *db, int explicit_file, kr_err *err)
+{
+    char note[300];
+    const kr_agent *g = bundle_rocpd_agent(db, c->name_matched, c->agent_handle, note, sizeof note);
+    if (!explicit_file && c->name_matched && db->agent_handles && (!g || g->handle != c->agent_handle))
+        return 0;
+    c->rocpd = db;
+    c->rocpd_agent = kr_arena_strdup(&c->arena, note);
+    if (!c->kernel_trace)
+        c->kernel_trace = db->trace;
+    if (!c->agent_info)
+        c->agent_info = db->agents;
+    return db->ncounters ? append_counters(c, db->counters, db->ncounters, db->path, err) : 0;
 }
 
 /* Attaches a parsed rocprofv3 CSV of kind k to c. */
@@ -161,6 +189,8 @@ static int attach_csv(kr_capture *c, const bundle_csv *t, bundle_csv_type k, kr_
     case BUNDLE_CSV_KERNEL_STATS:
         return bundle_kernel_stats_from_csv(&c->arena, t, &c->kernel_stats, err);
     default:
+        if (bundle_csv_refusal(k))
+            return kr_err_set(err, KR_INPUT, t->path, "line 1", "%s", bundle_csv_refusal(k));
         return kr_err_set(err, KR_INPUT, t->path, NULL,
                           "a %s CSV cannot be attached to a capture (expected a results.json or a "
                           "kernel_trace, agent_info, kernel_stats or counter_collection CSV)",
@@ -175,6 +205,12 @@ static int attach_explicit(kr_capture *c, const char *path, kr_err *err)
     int rc = kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, err);
     if (rc)
         return rc;
+    if (bundle_rocpd_sniff(data, len) || has_suffix(path, ".db")) {
+        kr_rocpd *db;
+        rc = bundle_parse_rocpd(&c->arena, data, len, path, &db, err);
+        free(data);
+        return rc ? rc : attach_rocpd(c, db, 1, err);
+    }
     if (is_json_text(data, len)) {
         kr_results *r;
         rc = bundle_parse_results(&c->arena, data, len, path, &r, err);
@@ -208,7 +244,7 @@ typedef struct candidate {
     char *path;
     const char *name;        /* points into path */
     int dir_rank, name_rank;
-    int is_json;
+    int is_json, is_db;
 } candidate;
 
 static int cmp_candidate(const void *pa, const void *pb)
@@ -238,14 +274,16 @@ typedef struct candidates {
     const bundle_source *src;    /* where the directories are listed */
 } candidates;
 
-static int add_dir(candidates *cs, const char *dir, int dir_rank, const char *label)
+/* The *.json, *.csv and *.db files of dir (only *.db with db_only). */
+static int add_dir(candidates *cs, const char *dir, int dir_rank, const char *label, int db_only)
 {
     size_t n;
     char **names = list_dir(cs->src, dir, 0, &n);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        int is_json = has_suffix(names[i], ".json");
-        if (!is_json && !has_suffix(names[i], ".csv"))
+        int is_json = !db_only && has_suffix(names[i], ".json");
+        int is_db = has_suffix(names[i], ".db");
+        if (!is_json && !is_db && (db_only || !has_suffix(names[i], ".csv")))
             continue;
         if (cs->n == cs->cap) {
             size_t cap = cs->cap ? cs->cap * 2 : 16;
@@ -268,6 +306,7 @@ static int add_dir(candidates *cs, const char *dir, int dir_rank, const char *la
         cd->dir_rank = dir_rank;
         cd->name_rank = name_rank(names[i], label);
         cd->is_json = is_json;
+        cd->is_db = is_db;
         cs->n++;
     }
     free_names(names, n);
@@ -287,18 +326,21 @@ static int is_pass_dir(const char *name)
     return 1;
 }
 
-/* dir and its pass_N/, pmc_N/ subfolders. */
+/* dir and its pass_N/, pmc_N/ subfolders; the databases of its other
+ * sub-folders that are no capture (rocprofv3 writes <host>/<pid>_results.db
+ * by default, §14) one rank later. */
 static int add_dir_and_passes(candidates *cs, const char *dir, int dir_rank, const char *label)
 {
-    int rc = add_dir(cs, dir, dir_rank, label);
+    int rc = add_dir(cs, dir, dir_rank, label, 0);
     size_t n;
     char **subs = list_dir(cs->src, dir, 1, &n);
     for (size_t i = 0; i < n && rc == 0; i++) {
-        if (!is_pass_dir(subs[i]))
-            continue;
-        char sub[PATH_CAP];
+        char sub[PATH_CAP], fj[PATH_CAP];
         kr_path_join(sub, sizeof sub, dir, subs[i]);
-        rc = add_dir(cs, sub, dir_rank, label);
+        if (is_pass_dir(subs[i]))
+            rc = add_dir(cs, sub, dir_rank, label, 0);
+        else if (bundle_source_kind_of(cs->src, kr_path_join(fj, sizeof fj, sub, "filenames.json")) == BUNDLE_SRC_NONE)
+            rc = add_dir(cs, sub, dir_rank + 1, label, 1);
     }
     free_names(subs, n);
     return rc;
@@ -320,6 +362,15 @@ static int try_results(kr_capture *c, const candidate *cd, char *sniff, kr_err *
     if (rc == 0 && r)
         c->results = r;
     return rc;
+}
+
+/* A *.db file must be a rocpd database: anything else named so is an
+ * error (exit 3), never skipped in silence. */
+static int try_rocpd(kr_capture *c, const candidate *cd, kr_err *err)
+{
+    kr_rocpd *db;
+    int rc = bundle_load_rocpd_src(&c->arena, c->source, cd->path, &db, err);
+    return rc ? rc : attach_rocpd(c, db, 0, err);
 }
 
 /* End of the first CSV record (quotes respected) within data[0..len), or 0. */
@@ -362,8 +413,14 @@ static int try_csv(kr_capture *c, const candidate *cd, char *sniff, kr_err *err)
     bundle_csv head;
     kr_err ignored;
     int rc = 0;
-    if (bundle_csv_parse(&scratch, sniff, hend, cd->name, &head, &ignored) != 0 ||
-        !csv_slot_free(c, bundle_csv_kind(head.header, head.ncols)))
+    if (bundle_csv_parse(&scratch, sniff, hend, cd->name, &head, &ignored) != 0)
+        goto done;
+    bundle_csv_type hk = bundle_csv_kind(head.header, head.ncols);
+    if (bundle_csv_refusal(hk)) {
+        rc = kr_err_set(err, KR_INPUT, cd->path, "line 1", "%s", bundle_csv_refusal(hk));
+        goto done;
+    }
+    if (!csv_slot_free(c, hk))
         goto done;
     bundle_csv t;
     if ((rc = bundle_csv_load_src(&scratch, c->source, cd->path, &t, err)) != 0)
@@ -403,7 +460,7 @@ int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err)
         parent_dir(grand, example, sizeof example);
         kr_path_join(viewer, sizeof viewer, example, "compute_viewer");
         if (bundle_source_kind_of(c->source, viewer) == BUNDLE_SRC_DIR && strcmp(viewer, parent) != 0)
-            rc = add_dir_and_passes(&cs, viewer, 1, label);
+            rc = add_dir_and_passes(&cs, viewer, 2, label);
     }
     free(abs);
     if (rc != 0) {
@@ -420,7 +477,10 @@ int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err)
         rc = kr_err_set(err, KR_INTERNAL, c->dir, NULL, "out of memory");
     for (size_t i = 0; i < cs.n && rc == 0; i++) {
         const candidate *cd = &cs.v[i];
-        if (cd->is_json) {
+        if (cd->is_db) {
+            if (!c->rocpd)
+                rc = try_rocpd(c, cd, err);
+        } else if (cd->is_json) {
             if (!c->results && c->name_matched)
                 rc = try_results(c, cd, sniff, err);
         } else {

@@ -22,8 +22,15 @@
  * label (<label>_agent_info.csv) are preferred over discover_*.csv. Every
  * counter_collection CSV found (also in pass_<N>/ and pmc_<N>/ subfolders of
  * those directories, rocprofv3's multi-pass layout) is appended to
- * c->counters in search order (full path breaks name ties). Files that
- * are found but malformed fail with KR_INPUT. */
+ * c->counters in search order (full path breaks name ties). A rocpd
+ * database (*.db, §14; also in the non-capture sub-folders of those
+ * directories, where rocprofv3 writes <host>/<pid>_results.db) becomes
+ * c->rocpd and fills the kernel_trace and agent_info slots still free,
+ * its counters appended; one whose agents carry handles none of which is
+ * the capture's is another run's and is skipped. A rocprof v1/v2
+ * results.csv is refused by name. Files that are found but malformed (a
+ * *.db that is no rocpd database included) fail with KR_INPUT.
+ * results_path may also name a CSV or a rocpd database. */
 int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err);
 
 typedef struct bundle_example_capture {

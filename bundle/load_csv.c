@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/file.h"
 #include "common/limits.h"
@@ -18,6 +19,7 @@ const char *bundle_csv_type_name(bundle_csv_type k)
     case BUNDLE_CSV_DOMAIN_STATS: return "domain_stats";
     case BUNDLE_CSV_AGENT_INFO: return "agent_info";
     case BUNDLE_CSV_COUNTER_COLLECTION: return "counter_collection";
+    case BUNDLE_CSV_ROCPROF_V1: return "rocprof v1/v2 results";
     default: return "unknown";
     }
 }
@@ -25,7 +27,7 @@ const char *bundle_csv_type_name(bundle_csv_type k)
 static int has_name(const char *const *header, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
-        if (header[i] && strcmp(header[i], name) == 0)
+        if (header[i] && strcasecmp(header[i], name) == 0)
             return 1;
     return 0;
 }
@@ -35,9 +37,12 @@ bundle_csv_type bundle_csv_kind(const char *const *header, size_t n)
 #define HAS(x) has_name(header, n, x)
     if (HAS("Counter_Name") && HAS("Counter_Value") && HAS("Dispatch_Id"))
         return BUNDLE_CSV_COUNTER_COLLECTION;
-    if (HAS("Kernel_Name") && HAS("Dispatch_Id") && HAS("Agent_Id") && HAS("Start_Timestamp") &&
-        HAS("End_Timestamp"))
+    /* Dispatch_Id is absent from kernel traces before rocprofv3 1.1. */
+    if (HAS("Kernel_Name") && HAS("Agent_Id") && HAS("Start_Timestamp") && HAS("End_Timestamp") &&
+        !HAS("Counter_Name"))
         return BUNDLE_CSV_KERNEL_TRACE;
+    if (HAS("KernelName") && HAS("BeginNs") && HAS("EndNs"))
+        return BUNDLE_CSV_ROCPROF_V1;
     if (HAS("Node_Id") && HAS("Agent_Type"))
         return BUNDLE_CSV_AGENT_INFO;
     if (HAS("Name") && HAS("Calls") && HAS("TotalDurationNs") && HAS("AverageNs"))
@@ -100,7 +105,7 @@ static int find_cols(const bundle_csv *t, const col_spec *spec, int *idx, size_t
     for (size_t i = 0; i < n; i++) {
         idx[i] = -1;
         for (size_t c = 0; c < t->ncols; c++) {
-            if (strcmp(t->header[c], spec[i].name) != 0)
+            if (strcasecmp(t->header[c], spec[i].name) != 0)
                 continue;
             if (idx[i] >= 0)
                 return kr_err_set(err, KR_INPUT, t->path, "line 1", "column %s appears twice in the header",
@@ -245,7 +250,7 @@ int bundle_kernel_trace_from_csv(kr_arena *a, const bundle_csv *t, kr_kernel_tra
 {
     *out = NULL;
     col_spec spec[KT_N] = {
-        [KT_AGENT] = {"Agent_Id", 1}, [KT_DISPATCH] = {"Dispatch_Id", 1},
+        [KT_AGENT] = {"Agent_Id", 1}, [KT_DISPATCH] = {"Dispatch_Id", 0},
         [KT_KERNEL_ID] = {"Kernel_Id", 1}, [KT_NAME] = {"Kernel_Name", 1},
         [KT_CORR] = {"Correlation_Id", 1}, [KT_START] = {"Start_Timestamp", 1},
         [KT_END] = {"End_Timestamp", 1},
@@ -281,6 +286,7 @@ int bundle_kernel_trace_from_csv(kr_arena *a, const bundle_csv *t, kr_kernel_tra
     kt->path = adup(a, t->path);
     kt->old_dialect = (uint8_t)old;
     kt->agent_index = old ? KR_AGENT_NUMERIC : KR_AGENT_RELATIVE;
+    kt->no_dispatch_ids = idx[KT_DISPATCH] < 0;
 
     for (size_t r = 0; r < t->nrows; r++) {
         kr_dispatch *d = &kt->rows[r];
@@ -292,7 +298,10 @@ int bundle_kernel_trace_from_csv(kr_arena *a, const bundle_csv *t, kr_kernel_tra
             kt->agent_index = kind;
         else if (kind != kt->agent_index)
             return bad_value(t, r, "Agent_Id", "the same form as in row 1", agent, err);
-        if ((rc = get_u64(t, r, spec, idx, KT_DISPATCH, &d->dispatch_id, err)) ||
+        /* Without Dispatch_Id (rocprofv3 before 1.1) rows keep file order: the
+         * id is the row's ordinal, which joins no capture folder. */
+        d->dispatch_id = (uint64_t)r + 1;
+        if ((idx[KT_DISPATCH] >= 0 && (rc = get_u64(t, r, spec, idx, KT_DISPATCH, &d->dispatch_id, err))) ||
             (rc = get_u64(t, r, spec, idx, KT_KERNEL_ID, &d->kernel_id, err)) ||
             (rc = get_u64(t, r, spec, idx, KT_CORR, &d->correlation_id, err)) ||
             (rc = get_u64(t, r, spec, idx, KT_START, &d->start_ns, err)) ||
@@ -445,6 +454,14 @@ int bundle_counter_csv_from_csv(kr_arena *a, const bundle_csv *t, bundle_counter
     cc->nrows = t->nrows;
     *out = cc;
     return 0;
+}
+
+const char *bundle_csv_refusal(bundle_csv_type k)
+{
+    if (k != BUNDLE_CSV_ROCPROF_V1)
+        return NULL;
+    return "a rocprof v1/v2 results.csv (columns KernelName, BeginNs, EndNs): kreport reads rocprofv3 output only; "
+           "profile again with rocprofv3 (README \"Profiling for kreport\") or move the file away";
 }
 
 /* ---- parse-from-memory and file wrappers ---- */

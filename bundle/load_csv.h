@@ -1,6 +1,7 @@
 /* load_csv.h — the rocprofv3 CSVs (FORMATS.md §10.2–§10.5) on top of bundle/csv.h.
  *
- * Columns are found by header name: order is free, unknown extra columns are
+ * Columns are found by header name, ignoring ASCII case (`rocpd convert`
+ * writes Lds_Block_Size, Vgpr_Count, ...): order is free, unknown extra columns are
  * ignored, a missing required column is an error naming the file and the
  * column. Integer columns must hold decimal integers (error with the row's
  * line and the column name); AverageNs, Percentage, StdDev and Counter_Value
@@ -22,7 +23,9 @@ typedef enum bundle_csv_type {
     BUNDLE_CSV_KERNEL_STATS,        /* §10.4 */
     BUNDLE_CSV_DOMAIN_STATS,        /* §10.4, same header as kernel_stats */
     BUNDLE_CSV_AGENT_INFO,          /* §10.3 */
-    BUNDLE_CSV_COUNTER_COLLECTION   /* §10.5, both dialects */
+    BUNDLE_CSV_COUNTER_COLLECTION,  /* §10.5, both dialects */
+    BUNDLE_CSV_ROCPROF_V1           /* rocprof v1/v2 results.csv (KernelName, BeginNs, EndNs): recognised to be
+                                       refused by name (bundle_csv_refusal), never read */
 } bundle_csv_type;
 
 /* "kernel_trace", "kernel_stats", "domain_stats", "agent_info",
@@ -42,6 +45,10 @@ bundle_csv_type bundle_csv_kind(const char *const *header, size_t n);
  * is at least one row and every Name is an upper-case identifier (tracing
  * domains such as "KERNEL_DISPATCH", §10.4), else kernel_stats. */
 bundle_csv_type bundle_csv_kind_of(const bundle_csv *t, const char *name_hint);
+
+/* The message for a CSV kreport recognises but does not read (a rocprof
+ * v1/v2 results.csv), or NULL for every other kind. */
+const char *bundle_csv_refusal(bundle_csv_type k);
 
 /* counter_collection.csv rows (§10.5); the model keeps them per process. */
 typedef struct bundle_counter_csv {

@@ -280,6 +280,8 @@ typedef struct kr_kernel_trace {
     kr_agent_index agent_index;
     kr_dispatch *rows;
     size_t nrows;
+    uint8_t no_dispatch_ids; /* no Dispatch_Id column (before rocprofv3 1.1): dispatch_id holds
+                                the row's 1-based ordinal in file order and joins no capture */
 } kr_kernel_trace;
 
 typedef struct kr_agent_info {
@@ -299,6 +301,24 @@ typedef struct kr_kernel_stats {
     kr_kernel_stat *rows;
     size_t nrows;
 } kr_kernel_stats;
+
+/* ---- rocpd database (§14) ----
+ * What a `<pid>_results.db` holds, read into the structures the CSVs fill:
+ * a kernel trace and an agent table whose path is the database, and the
+ * counter values per dispatch and counter. */
+typedef struct kr_rocpd {
+    const char *path;
+    const char *schema_version;  /* rocpd_metadata "schema_version" of the first run ("3", "3.0.3", "4.1.0") */
+    int schema_major;            /* 3 or 4 */
+    size_t nruns;                /* uuids (table suffixes): runs written or merged into the file */
+    size_t nsymbols, npmc;       /* kernel symbols, counter definitions */
+    uint8_t symbol_registers;    /* the kernel symbol table has sgpr/arch_vgpr/accum_vgpr columns */
+    uint8_t agent_handles;       /* every agent's extdata carried id.handle (kr_agent.handle) */
+    kr_kernel_trace *trace;      /* every kernel dispatch, Agent_Id as a logical index like the CSV */
+    kr_agent_info *agents;       /* every agent */
+    kr_counter_value *counters;  /* summed per dispatch and counter, dispatches in trace order */
+    size_t ncounters;
+} kr_rocpd;
 
 /* ---- the capture ---- */
 typedef struct kr_capture {
@@ -337,6 +357,12 @@ typedef struct kr_capture {
     kr_kernel_trace *kernel_trace;
     kr_agent_info *agent_info;
     kr_kernel_stats *kernel_stats;
+    /* A rocpd database found beside the capture (it may also be the
+     * kernel_trace, agent_info and counter source above), its path in
+     * counter_paths when it gave counters; NULL when none. rocpd_agent says
+     * which of its GPU agents describes the capture and why (§14). */
+    kr_rocpd *rocpd;
+    const char *rocpd_agent;
 
     /* Files in the folder that no rule names (for info/validate). */
     const char **extra_files; size_t nextra_files;

@@ -551,6 +551,8 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
                 rc = add_file(w, &r->agent_infos, &r->nagent_infos, &w->cap_agents, path, sub, NULL);
                 if (!rc)
                     rc = agent_rows(w, &t);
+            } else if (bundle_csv_refusal(k)) {
+                rc = kr_err_set(w->err, KR_INPUT, path, "line 1", "%s", bundle_csv_refusal(k));
             } else if (k != BUNDLE_CSV_UNKNOWN) {
                 has_rocprof = 1;
                 r->other_files++;

@@ -27,6 +27,14 @@
 /* CSV: fields per row and rows per file. */
 #define KR_MAX_CSV_FIELDS        4096
 #define KR_MAX_CSV_ROWS          (16u << 20)
+/* rocpd databases (bundle/load_rocpd.h): rows read from one table (a
+ * dispatch, agent, symbol, counter value ...); SQLite virtual-machine
+ * steps for the whole load (reading a million dispatches takes about 10^8);
+ * SQLite's heap (its page cache and statements; a database read from an
+ * archive is held in kreport's own buffer besides). */
+#define KR_MAX_ROCPD_ROWS        (16u << 20)
+#define KR_MAX_ROCPD_STEPS       (4ull << 30)
+#define KR_MAX_ROCPD_HEAP        (256ll << 20)
 /* Source snapshot copies: bytes per copy. */
 #define KR_MAX_SNAPSHOT_BYTES    (64ull << 20)
 

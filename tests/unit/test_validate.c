@@ -477,7 +477,15 @@ static void test_timeline(void)
     fx_init(&f);
     f.tl[0][3].cycles = 0;
     f.tl[0][4].cycles = 12;
-    EXPECT(&f, "V-11", AN_SEV_ERROR, "duration 0");
+    /* A duration of 0 is information, not an error (§13 V-11): the capture stays valid. */
+    EXPECT(&f, "V-11", AN_SEV_INFO, "1 timeline entry of duration 0");
+    {
+        an_validation v;
+        run(&f, &v);
+        T_EQ_U64(count(&v, "V-11", AN_SEV_ERROR), 0);
+        T_EQ_U64(v.errors, 0);
+        an_validation_free(&v);
+    }
     fx_init(&f);
     f.tl[0][5].cycles = 96;   /* sum 172 != 176 */
     EXPECT(&f, "V-11", AN_SEV_WARNING, "sum 172 != last completion - begin = 176");
@@ -667,7 +675,7 @@ static void test_results(void)
     d.vgpr = 2;
     d.accum_vgpr = 0;
     d.sgpr = 16;
-    kr_kernel_trace kt = {"discover_kernel_trace.csv", 0, KR_AGENT_RELATIVE, &d, 1};
+    kr_kernel_trace kt = {"discover_kernel_trace.csv", 0, KR_AGENT_RELATIVE, &d, 1, 0};
     f.c.kernel_trace = &kt;
     kr_agent csv_agent;
     memset(&csv_agent, 0, sizeof csv_agent);
