@@ -102,6 +102,20 @@ J nogate_refused 'd["reasons"][0]["text"]' | grep -q -- "--gate COL" && ok || ba
 [ "$(J trace_misses_a_row 'd["reasons"][0]["id"], d["timing"]["best"]["segments"], d["timing"]["candidate"]["segments"]')" = "('rows_not_lined_up', 8, 7)" ] \
     && ok || bad "a trace missing a row: $(J trace_misses_a_row 'd["reasons"]')"
 
+# The same CANDIDATE as a rocpd database (ROCm 7's default output) instead of CSVs, for each
+# schema version: the same verdict and figures, and no false "different card" warning.
+for v in 3 3.0.3 4.1.0; do
+    db="$tmp/db_$v"
+    rm -rf "$db" && cp -r "$p/testpa_keep/cand" "$db"
+    python3 "$src/tests/tools/mkrocpd.py" "$db/prof/host_1234_results.db" --schema "$v" \
+        --trace "$db/prof/host_1234_kernel_trace.csv" --agents "$db/prof/host_1234_agent_info.csv" >/dev/null \
+        && rm "$db/prof/host_1234_kernel_trace.csv" "$db/prof/host_1234_agent_info.csv" \
+        || { bad "mkrocpd $v failed"; continue; }
+    "$bin" compare "$p/testpa_keep/best" "$db" --format json >"$tmp/db.json" 2>"$tmp/err" || { bad "rocpd $v: $(cat "$tmp/err")"; continue; }
+    [ "$(jq_ "$tmp/db.json" 'd["verdict_text"], round(d["timing"]["global"]["r"], 12), [w["id"] for w in d["warnings"] if w["id"] == "different_card"]')" = \
+      "$(J testpa_keep 'd["verdict_text"], round(d["timing"]["global"]["r"], 12), []')" ] && ok || bad "rocpd $v: verdict or figures differ from the CSV run"
+done
+
 # A metric whose direction the name does not tell is refused (usage, exit 2) naming both flags.
 "$bin" compare "$p/tflops_keep/best" "$p/tflops_keep/cand" --metric seqlen >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q -- "--higher-is-better" "$tmp/err" && grep -q -- "--lower-is-better" "$tmp/err" && ok || bad "unknown direction: $(cat "$tmp/err")"
