@@ -157,3 +157,34 @@ int cli_parse(const cli_command *cmd, const cli_opt *opts, int argc, char **argv
     }
     return 0;
 }
+
+size_t cli_collect_repeated(const cli_opt *opts, int argc, char **argv, const char *name, const char **out, size_t cap)
+{
+    size_t n = 0, len = strlen(name);
+    for (int i = 1; i < argc && n < cap; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            break;
+        if (a[0] != '-')
+            continue;
+        if (a[1] == '-' && !strncmp(a + 2, name, len) && a[2 + len] == '=') {
+            out[n++] = a + 3 + len;
+            continue;
+        }
+        if (a[1] == '-' && !strcmp(a + 2, name)) {
+            if (i + 1 < argc)
+                out[n++] = argv[++i];
+            continue;
+        }
+        /* Skip the value of any other option that takes one. */
+        for (const cli_opt *p = opts; p->long_name; p++) {
+            int match = (a[1] == '-' && !strcmp(a + 2, p->long_name)) || (a[1] != '-' && a[1] == p->short_name && p->short_name && !a[2]);
+            if (match) {
+                if (p->kind != OPT_FLAG)
+                    i++;
+                break;
+            }
+        }
+    }
+    return n;
+}

@@ -36,6 +36,11 @@ void cli_print_help(const cli_command *cmd, const cli_opt *opts, FILE *out);
  * usage-error printer (stderr, short). */
 void cli_usage_error(const cli_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Every value of a repeatable option --name (cli_parse keeps only the
+ * last), in order, up to cap; the values of opts' other options are
+ * skipped. */
+size_t cli_collect_repeated(const cli_opt *opts, int argc, char **argv, const char *name, const char **out, size_t cap);
+
 extern const cli_command cli_commands[];
 extern const size_t cli_ncommands;
 const cli_command *cli_find(const char *name);

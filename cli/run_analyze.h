@@ -1,0 +1,27 @@
+/* run_analyze.h — `kreport analyze RUN`: a run directory (or an archive of
+ * one) that is neither a capture folder nor an example folder (docs/LOOP.md
+ * §1 baseline and ANALYZE step). */
+#ifndef KR_CLI_RUN_ANALYZE_H
+#define KR_CLI_RUN_ANALYZE_H
+
+#include <stddef.h>
+
+#include "bundle/source.h"
+
+typedef struct cli_run_opts {
+    const char *out_dir;
+    int want_md, want_json;
+    int force, quiet, progress, no_progress, row, jobs, top, context;
+    const char *const *kernels;      /* every --kernel value */
+    size_t nkernels;
+    const char *gate, *metric, *class_by, *commit, *note, *target;
+    int argc;                        /* the command line, for the re-run line */
+    char **argv;
+} cli_run_opts;
+
+/* Scans the opened input as a run directory and writes its documents.
+ * Returns the exit status (KR_INPUT with a message when nothing of a run
+ * is found). */
+int cli_run_analyze(const char *path, const bundle_input *input, const cli_run_opts *o);
+
+#endif
