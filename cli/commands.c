@@ -31,10 +31,12 @@ const cli_command cli_commands[] = {
      "(schema kreport.index). A second run changes nothing. Without the markers\n"
      "nothing is written (exit 3).",
      cmd_index},
-    {"info", "PATH [PATH...]", "summarize capture folders",
+    {"info", "PATH [PATH...]", "summarize capture folders and run directories",
      "Prints kernel, target, SEs, waves, instructions, records, source mapping,\n"
      "time span and clock, and which files are present, missing or extra.\n"
-     "PATH is a capture folder, an example folder or an archive of one.",
+     "PATH is a capture folder, an example folder or an archive of one. Any\n"
+     "other folder is a run directory: what it holds (found by content), the\n"
+     "target kernel and its warm per-call time, the benchmark CSV and the gate.",
      cmd_info},
     {"unpack", "FILE -C DIR", "extract an archive written by kreport pack into DIR/<name>, verifying MANIFEST.json",
      "Every member must be listed in <name>/MANIFEST.json with its size and\n"

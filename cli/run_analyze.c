@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "analyzer/analysis.h"
+#include "cli/pack.h"
 #include "cli/run_side.h"
 #include "cli/streamed.h"
 #include "common/file.h"
@@ -236,4 +237,89 @@ done:
     kr_buf_free(&row);
     kr_buf_free(&rerun);
     return rc;
+}
+
+int cli_run_info(const char *path, const bundle_input *input, int json, kr_buf *out, kr_err *err)
+{
+    cli_run_side side;
+    int rc = cli_run_side_scan(&side, input->src, input->root, path, err);
+    if (rc) {
+        cli_run_side_free(&side);
+        return rc;
+    }
+    const bundle_run *r = side.run;
+    if (!r->ncsvs && !r->ntraces && !r->ncaptures) {
+        cli_run_side_free(&side);
+        return -1;
+    }
+    an_baseline b;
+    an_baseline_opts bo = {NULL, 0, NULL, NULL, NULL, 1, AN_CMP_DEFAULT_NOISE, NULL};
+    if ((rc = an_baseline_run(&side.in, &bo, &b, err))) {
+        an_baseline_free(&b);
+        cli_run_side_free(&side);
+        return rc;
+    }
+    const char *target = b.has_timing && b.target.n ? b.target.names[0] : NULL;
+    size_t shells = 0;
+    for (size_t i = 0; i < r->ncaptures; i++)
+        shells += r->captures[i].shell;
+    if (json) {
+        kr_buf_puts(out, "{\"path\": ");
+        cli_json_str(out, path);
+        kr_buf_puts(out, ", \"files\": [");
+        for (size_t i = 0; i < side.nfiles; i++) {
+            kr_buf_puts(out, i ? ", {\"kind\": " : "{\"kind\": ");
+            cli_json_str(out, side.files[i].kind);
+            kr_buf_puts(out, ", \"path\": ");
+            cli_json_str(out, side.files[i].path);
+            kr_buf_puts(out, "}");
+        }
+        kr_buf_puts(out, "], \"target\": ");
+        if (target)
+            cli_json_str(out, target);
+        else
+            kr_buf_puts(out, "null");
+        kr_buf_printf(out, ", \"ambiguous\": %s, \"warm_calls\": %zu, \"warm_median_us\": ", b.ncandidates ? "true" : "false",
+                      b.calls.warm_calls);
+        if (b.calls.warm_calls)
+            kr_buf_printf(out, "%.10g", b.calls.warm.median / 1000.0);
+        else
+            kr_buf_puts(out, "null");
+        kr_buf_puts(out, ", \"metric\": ");
+        if (b.has_bench && b.bench.metric)
+            cli_json_str(out, b.bench.metric);
+        else
+            kr_buf_puts(out, "null");
+        kr_buf_printf(out, ", \"classes\": %zu, \"gate\": ", b.nclasses);
+        cli_json_str(out, b.gate_status);
+        kr_buf_printf(out, ", \"captures\": %zu, \"empty_shells\": %zu}", r->ncaptures - shells, shells);
+    } else {
+        size_t ndisp = 0;
+        for (size_t i = 0; i < r->ntraces; i++)
+            ndisp += r->traces[i].n;
+        kr_buf_printf(out, "run %s\n", path);
+        kr_buf_printf(out, "  found         %zu benchmark CSV%s, %zu kernel trace%s (%zu dispatches), %zu capture%s (%zu empty), "
+                           "%zu agent info, %zu results.json, %zu log%s\n",
+                      r->ncsvs, r->ncsvs == 1 ? "" : "s", r->ntraces, r->ntraces == 1 ? "" : "s", ndisp, r->ncaptures,
+                      r->ncaptures == 1 ? "" : "s", shells, r->nagent_infos, r->nresults, r->nlogs, r->nlogs == 1 ? "" : "s");
+        kr_buf_printf(out, "  command       %s\n", r->command ? r->command : "unknown");
+        kr_buf_printf(out, "  GPU           %s %s\n", r->gpu_product ? r->gpu_product : "unknown", r->gpu_name ? r->gpu_name : "");
+        if (target && b.calls.warm_calls)
+            kr_buf_printf(out, "  target        %s%s: %zu warm calls, median %.2f us\n", target,
+                          b.ncandidates ? " (ambiguous: pin it with --kernel)" : "", b.calls.warm_calls,
+                          b.calls.warm.median / 1000.0);
+        else
+            kr_buf_printf(out, "  target        %s\n", target ? "no warm call of the target kernel set" : "no kernel trace");
+        if (b.has_bench)
+            kr_buf_printf(out, "  benchmark     %s: %zu rows, metric %s, %zu config class%s\n", b.bench.best->path,
+                          b.bench.nrows, b.bench.metric ? b.bench.metric : "none", b.nclasses, b.nclasses == 1 ? "" : "es");
+        kr_buf_printf(out, "  gate          %s%s%s\n", b.gate_status, b.gate.text ? " " : "", b.gate.text ? b.gate.text : "");
+        for (size_t i = 0; i < r->ncaptures; i++)
+            kr_buf_printf(out, "  capture       %s (%s)\n", r->captures[i].rel,
+                          r->captures[i].shell ? "empty shell" : *r->captures[i].kernel ? r->captures[i].kernel : "kernel unknown");
+        kr_buf_printf(out, "  analyze with  kreport analyze %s\n", path);
+    }
+    an_baseline_free(&b);
+    cli_run_side_free(&side);
+    return out->oom ? KR_INTERNAL : 0;
 }

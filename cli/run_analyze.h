@@ -7,6 +7,8 @@
 #include <stddef.h>
 
 #include "bundle/source.h"
+#include "common/buf.h"
+#include "common/err.h"
 
 typedef struct cli_run_opts {
     const char *out_dir;
@@ -23,5 +25,11 @@ typedef struct cli_run_opts {
  * Returns the exit status (KR_INPUT with a message when nothing of a run
  * is found). */
 int cli_run_analyze(const char *path, const bundle_input *input, const cli_run_opts *o);
+
+/* `kreport info RUN`: a few lines (or, json set, one JSON object) saying
+ * what the run directory holds and its headline figures, appended to out.
+ * -1 when the input holds nothing of a run (the caller treats it as a
+ * capture), else 0 or an error code with err filled. */
+int cli_run_info(const char *path, const bundle_input *input, int json, kr_buf *out, kr_err *err);
 
 #endif

@@ -94,6 +94,18 @@ grep -q 'The analysis of 1 capture follows' "$tmp/so/REPORT.md" && ok || bad "sy
 grep -q '^## Stalls\|^## Where the waves wait\|^## Hotspots\|^## Hot' "$tmp/so/REPORT.md" && ok || bad "synth run: REPORT.md lacks the capture analysis"
 ! grep -qF 'rocprofv3 --att' "$tmp/so/REPORT.md" && ok || bad "synth run: asks for a capture it has"
 
+# ---- kreport info RUN ----
+expect_rc 0 "$bin" info "$r/testpa" "$r/twoloops"
+grep -qx "  target        pa_decode_ps_kernel_0: 64 warm calls, median $(jq_ "$r/expected.json" '"%.2f" % d["testpa"]["warm_median_us"]') us" "$tmp/out" \
+    && ok || bad "info: target line of testpa: $(grep target "$tmp/out")"
+grep -qx '  gate          pass err_\* == 0' "$tmp/out" && ok || bad "info: gate line"
+grep -q 'kernel_a_0 (ambiguous: pin it with --kernel)' "$tmp/out" && ok || bad "info: ambiguous pick not said"
+expect_rc 0 "$bin" info --json "$r/testpa" "$tmp/syn"
+[ "$(jq_ "$tmp/out" '[(x["target"], x["warm_calls"], x["gate"], x["captures"]) for x in d["runs"]], d["captures"]')" \
+    = "([('pa_decode_ps_kernel_0', 64, 'pass', 0), ('synth_kernel_0', 10, 'pass', 1)], [])" ] && ok || bad "info --json runs: $(head -c 400 "$tmp/out")"
+python3 -c "import json,sys; a=json.load(open(sys.argv[1]))['runs'][0]['warm_median_us']; b=json.load(open(sys.argv[2]))['testpa']['warm_median_us']; sys.exit(abs(a - b) > 1e-9 * b)" \
+    "$tmp/out" "$r/expected.json" && ok || bad "info --json: warm median"
+
 # ---- errors ----
 mkdir -p "$tmp/empty/sub"
 echo "hello" >"$tmp/empty/sub/notes.txt"
