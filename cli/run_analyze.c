@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "analyzer/analysis.h"
+#include "cli/opts.h"
 #include "cli/pack.h"
 #include "cli/run_side.h"
 #include "cli/streamed.h"
@@ -36,26 +37,6 @@ static int same_kernel(const char *symbol, const char *name)
     if (n >= 3 && !strcmp(symbol + n - 3, ".kd"))
         n -= 3;
     return strlen(name) == n && !strncmp(symbol, name, n);
-}
-
-static void quote(kr_buf *b, const char *s)
-{
-    int plain = *s != '\0';
-    for (const char *p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("_-./=,:+%@", *p)))
-            plain = 0;
-    if (plain) {
-        kr_buf_puts(b, s);
-        return;
-    }
-    kr_buf_putc(b, '\'');
-    for (; *s; s++) {
-        if (*s == '\'')
-            kr_buf_puts(b, "'\\''");
-        else
-            kr_buf_putc(b, *s);
-    }
-    kr_buf_putc(b, '\'');
 }
 
 int cli_run_analyze(const char *path, const bundle_input *input, const cli_run_opts *o)
@@ -160,18 +141,10 @@ int cli_run_analyze(const char *path, const bundle_input *input, const cli_run_o
             continue;
         }
         kr_buf_putc(&rerun, ' ');
-        quote(&rerun, o->argv[i]);
+        cli_shell_quote(&rerun, o->argv[i]);
     }
-    char today[16] = "";
-    {
-        time_t now = time(NULL);
-        const char *sde = getenv("SOURCE_DATE_EPOCH");
-        if (sde && *sde)
-            now = (time_t)strtoll(sde, NULL, 10);
-        struct tm tmv;
-        if (gmtime_r(&now, &tmv))
-            strftime(today, sizeof today, "%Y-%m-%d", &tmv);
-    }
+    char today[16];
+    cli_today(today, sizeof today);
     char *root_name = input->src ? bundle_source_folder_name(input->src, input->root) : NULL;
     char name[1024];
     snprintf(name, sizeof name, "%s", root_name ? root_name : path);

@@ -1,6 +1,18 @@
 /* perf_row.c — see perf_row.h. */
 #include "report/perf_row.h"
 
+#include <string.h>
+
+const char *rep_perf_date(const char *started, const char *today, char *buf)
+{
+    if (started && strlen(started) >= 10) {
+        memcpy(buf, started, 10);
+        buf[10] = '\0';
+        return buf;
+    }
+    return today ? today : "—";
+}
+
 void rep_perf_cell(kr_buf *b, const char *s)
 {
     kr_buf_puts(b, " ");

@@ -14,6 +14,9 @@ typedef struct rep_perf_row {
     const char *note;
 } rep_perf_row;
 
+/* The date cell: the first 10 characters of started (run.meta
+ * "2026-06-12T14:03"), else today, else "—"; buf holds 16 bytes. */
+const char *rep_perf_date(const char *started, const char *today, char *buf);
 /* One table cell " text |". */
 void rep_perf_cell(kr_buf *b, const char *s);
 /* "| date | ... | note |\n". */

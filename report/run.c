@@ -10,6 +10,7 @@
 
 #include "report/doc.h"
 #include "report/perf_row.h"
+#include "report/util.h"
 
 #define MD_NAME_MAX 160          /* kernel names longer than this are cut in REPORT.md (not in analysis.json) */
 
@@ -461,13 +462,6 @@ int rep_run_markdown(const rep_run_input *in, kr_buf *out)
 static void row_cells(const rep_run_input *in, char *date, char *metric, char *gpu, kr_buf *kernels, rep_perf_row *r)
 {
     const an_baseline *b = in->b;
-    const char *started = in->side->date;
-    if (started && strlen(started) >= 10) {
-        memcpy(date, started, 10);
-        date[10] = '\0';
-    } else {
-        snprintf(date, 16, "%s", in->today ? in->today : "—");
-    }
     for (size_t i = 0; b->has_timing && i < b->target.n; i++)
         kr_buf_printf(kernels, "%s%s", i ? ", " : "", b->target.names[i]);
     snprintf(metric, 32, "—");
@@ -477,7 +471,7 @@ static void row_cells(const rep_run_input *in, char *date, char *metric, char *g
     if (b->has_timing && b->target_found && b->calls.warm.n)
         snprintf(gpu, 32, "%.1f", b->calls.warm.mean / 1000.0);
     const char *commit = in->commit ? in->commit : in->side->commit;
-    *r = (rep_perf_row){date, commit ? commit : "worktree", "baseline", in->side->command ? in->side->command : "—",
+    *r = (rep_perf_row){rep_perf_date(in->side->date, in->today, date), commit ? commit : "worktree", "baseline", in->side->command ? in->side->command : "—",
                         "global", kernels->len ? kr_buf_cstr(kernels) : "—", metric, gpu, "—",
                         in->note ? in->note : in->side->hypothesis ? in->side->hypothesis : ""};
 }
@@ -496,7 +490,15 @@ int rep_run_row(const rep_run_input *in, kr_buf *out)
 
 /* ---- analysis.json ---- */
 
-static json_t *jstr(const char *s) { return s ? json_string(s) : json_null(); }
+static json_t *jstr(const char *s) { return s ? rep_jstr(s) : json_null(); }
+/* obj[key] = v, the key made valid UTF-8 as rep_jstr makes values. */
+static void jset(json_t *obj, const char *key, json_t *v)
+{
+    json_t *k = rep_jstr(key);
+    json_object_set_new(obj, json_string_value(k), v);
+    json_decref(k);
+}
+
 static json_t *jint(int64_t v) { return v >= 0 ? json_integer(v) : json_null(); }
 static json_t *jreal(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
@@ -504,7 +506,7 @@ static json_t *jnames(char *const *v, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_string(v[i]));
+        json_array_append_new(a, rep_jstr(v[i]));
     return a;
 }
 
@@ -555,7 +557,7 @@ static json_t *run_json(const rep_run_input *in)
 {
     const an_baseline *b = in->b;
     json_t *run = json_object();
-    json_object_set_new(run, "name", json_string(in->name));
+    json_object_set_new(run, "name", rep_jstr(in->name));
     json_object_set_new(run, "command", jstr(in->side->command));
     json_object_set_new(run, "gpu", json_pack("{s:o, s:o, s:o, s:o, s:o}", "name", jstr(in->side->gpu_name), "product",
                                               jstr(in->side->gpu_product), "cu_count", jint(in->side->cu_count), "target",
@@ -563,16 +565,16 @@ static json_t *run_json(const rep_run_input *in)
     json_object_set_new(run, "identity", jstr(in->side->identity));
     json_t *meta = json_object();
     for (size_t i = 0; i < in->nmeta; i++)
-        json_object_set_new(meta, in->meta[i].key, json_string(in->meta[i].value));
+        jset(meta, in->meta[i].key, rep_jstr(in->meta[i].value));
     json_object_set_new(run, "meta", meta);
     json_t *files = json_array();
     for (size_t i = 0; i < in->nfiles; i++)
-        json_array_append_new(files, json_pack("{s:s, s:s, s:o}", "kind", in->files[i].kind, "path", in->files[i].path,
+        json_array_append_new(files, json_pack("{s:s, s:o, s:o}", "kind", in->files[i].kind, "path", rep_jstr(in->files[i].path),
                                                "detail", jstr(in->files[i].detail)));
     json_object_set_new(run, "files", files);
     json_t *kflags = json_array();
     for (size_t i = 0; i < in->nkernels; i++)
-        json_array_append_new(kflags, json_string(in->kernels[i]));
+        json_array_append_new(kflags, rep_jstr(in->kernels[i]));
     json_object_set_new(run, "options", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel", kflags, "gate", jstr(in->gate),
                                                   "metric", jstr(in->metric), "class_by", jstr(in->class_by), "commit",
                                                   jstr(in->commit), "note", jstr(in->note)));
@@ -581,7 +583,7 @@ static json_t *run_json(const rep_run_input *in)
     json_t *ks = json_array();
     for (size_t i = 0; b->has_timing && i < b->time.nkernels; i++) {
         const an_kernel_stat *k = &b->time.kernels[i];
-        json_array_append_new(ks, json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:b, s:b}", "name", k->name, "kind",
+        json_array_append_new(ks, json_pack("{s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:b, s:b}", "name", rep_jstr(k->name), "kind",
                                             k->helper ? "helper" : k->framework ? "framework" : "kernel", "dispatches",
                                             (json_int_t)k->all.n, "total_us", jreal((double)k->total_ns / 1000.0), "share",
                                             b->total_ns ? jreal((double)k->total_ns / (double)b->total_ns) : json_null(),
@@ -603,10 +605,10 @@ static json_t *run_json(const rep_run_input *in)
             kr_buf f;
             kr_buf_init(&f);
             rep_run_kernel_flag(&f, c->name);
-            json_array_append_new(cands, json_pack("{s:s, s:I, s:o, s:o, s:o, s:s}", "name", c->name, "dispatches",
+            json_array_append_new(cands, json_pack("{s:o, s:I, s:o, s:o, s:o, s:o}", "name", rep_jstr(c->name), "dispatches",
                                                    (json_int_t)c->dispatches, "total_us", jreal((double)c->total_ns / 1000.0),
                                                    "share", b->total_ns ? jreal((double)c->total_ns / (double)b->total_ns) : json_null(),
-                                                   "calls", jcalls(&c->calls), "flag", kr_buf_cstr(&f)));
+                                                   "calls", jcalls(&c->calls), "flag", rep_jstr(kr_buf_cstr(&f))));
             kr_buf_free(&f);
         }
         json_t *res = json_array();
@@ -615,11 +617,11 @@ static json_t *run_json(const rep_run_input *in)
             const an_occ_kernel *r = &k->occ;
             json_t *cap = json_null();
             if (k->from_capture)
-                cap = json_pack("{s:s, s:I, s:I, s:b, s:o}", "path", k->capture, "isa_vgpr_mark", (json_int_t)k->capture_occ.isa_v,
+                cap = json_pack("{s:o, s:I, s:I, s:b, s:o}", "path", rep_jstr(k->capture), "isa_vgpr_mark", (json_int_t)k->capture_occ.isa_v,
                                 "isa_agpr_mark", (json_int_t)k->capture_occ.isa_a, "under_report", k->capture_occ.under_report,
                                 "limits", jlimits(&k->capture_occ));
-            json_array_append_new(res, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o}",
-                                                 "name", k->name, "arch_vgpr", jint(r->reported_arch_vgpr), "agpr",
+            json_array_append_new(res, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o}",
+                                                 "name", rep_jstr(k->name), "arch_vgpr", jint(r->reported_arch_vgpr), "agpr",
                                                  jint(r->reported_accum_vgpr), "sgpr", jint(r->reported_sgpr), "lds_bytes",
                                                  jint(r->lds_bytes), "scratch_bytes", jint(r->scratch_bytes), "workgroup_size",
                                                  jint(r->wg_size), "grid_workgroups", jint(r->workgroups), "limits",
@@ -636,7 +638,7 @@ static json_t *run_json(const rep_run_input *in)
             rep_run_kernel_flag(&f, t->names[i]);
         }
         tg = json_pack("{s:o, s:s, s:o, s:o, s:b, s:o, s:o, s:b, s:o, s:o}", "names", jnames(t->names, t->n), "how", t->how,
-                       "flags", t->n ? json_string(kr_buf_cstr(&f)) : json_null(), "runner_up", jstr(t->runner_up),
+                       "flags", t->n ? rep_jstr(kr_buf_cstr(&f)) : json_null(), "runner_up", jstr(t->runner_up),
                        "ambiguous", t->ambiguous && strcmp(t->how, "option") != 0, "candidates", cands, "calls",
                        jcalls(&b->calls), "row_aligned", b->row_aligned, "segments_per_row",
                        b->row_aligned ? json_integer((json_int_t)b->time.segments_per_row) : json_null(), "kernels", res);
@@ -653,12 +655,12 @@ static json_t *run_json(const rep_run_input *in)
             const an_baseline_class *c = &b->classes[k];
             json_t *vals = json_object();
             for (size_t q = 0; q < bc->nclass_cols; q++)
-                json_object_set_new(vals, bc->class_cols[q], json_string(bc->classes[k].values[q]));
-            json_array_append_new(cls, json_pack("{s:s, s:o, s:I, s:o, s:o, s:o}", "label", c->label, "values", vals, "rows",
+                jset(vals, bc->class_cols[q], rep_jstr(bc->classes[k].values[q]));
+            json_array_append_new(cls, json_pack("{s:o, s:o, s:I, s:o, s:o, s:o}", "label", rep_jstr(c->label), "values", vals, "rows",
                                                  (json_int_t)c->rows, "gpu", jdesc_us(&c->gpu), "metric",
                                                  jdesc_metric(&c->metric), "kernels", jnames(c->kernels, c->nkernels)));
         }
-        bench = json_pack("{s:s, s:I, s:o, s:o, s:s, s:o, s:o, s:o, s:o}", "csv", bc->best->path, "rows",
+        bench = json_pack("{s:o, s:I, s:o, s:o, s:s, s:o, s:o, s:o, s:o}", "csv", rep_jstr(bc->best->path), "rows",
                           (json_int_t)bc->nrows, "config", jnames(bc->config, bc->nconfig), "class_by",
                           jnames(bc->class_cols, bc->nclass_cols), "class_source", bc->class_source, "kernel_columns",
                           jnames(b->kernel_columns, b->nkernel_columns), "metric", jstr(bc->metric), "metric_stats",
@@ -671,9 +673,9 @@ static json_t *run_json(const rep_run_input *in)
     for (size_t i = 0; i < b->gate_eval.nfails; i++) {
         const an_gate_fail *f = &b->gate_eval.fails[i];
         const an_bench_csv *csv = &in->side->csvs[f->csv];
-        json_array_append_new(fails, json_pack("{s:s, s:I, s:o, s:s, s:s}", "csv", csv->path, "row", (json_int_t)f->row + 1,
+        json_array_append_new(fails, json_pack("{s:o, s:I, s:o, s:o, s:o}", "csv", rep_jstr(csv->path), "row", (json_int_t)f->row + 1,
                                                "line", csv->lines ? json_integer((json_int_t)csv->lines[f->row]) : json_null(),
-                                               "column", csv->header[f->col], "value", an_bench_cell(csv, f->row, f->col)));
+                                               "column", rep_jstr(csv->header[f->col]), "value", rep_jstr(an_bench_cell(csv, f->row, f->col))));
     }
     json_object_set_new(run, "gate", json_pack("{s:o, s:s, s:s, s:I, s:o, s:o, s:o}", "expression", jstr(b->gate.text),
                                                "source", b->gate_source, "status", b->gate_status, "cells",
@@ -682,9 +684,9 @@ static json_t *run_json(const rep_run_input *in)
                                                jint(b->exit_code), "fails", fails));
     json_t *caps = json_array();
     for (size_t i = 0; i < in->ncaptures; i++)
-        json_array_append_new(caps, json_pack("{s:s, s:s, s:o, s:s}", "path", in->captures[i].path, "label",
-                                              in->captures[i].label, "kernel",
-                                              *in->captures[i].kernel ? json_string(in->captures[i].kernel) : json_null(),
+        json_array_append_new(caps, json_pack("{s:o, s:o, s:o, s:s}", "path", rep_jstr(in->captures[i].path), "label",
+                                              rep_jstr(in->captures[i].label), "kernel",
+                                              *in->captures[i].kernel ? rep_jstr(in->captures[i].kernel) : json_null(),
                                               "status", in->captures[i].status));
     json_object_set_new(run, "captures", caps);
 
@@ -699,9 +701,9 @@ static json_t *run_json(const rep_run_input *in)
     size_t rl = row.len;
     while (rl && row.data[rl - 1] == '\n')
         row.data[--rl] = '\0';
-    json_object_set_new(run, "row", json_pack("{s:s, s:s, s:o, s:o, s:s}", "status", "baseline", "text", row.data ? row.data : "",
+    json_object_set_new(run, "row", json_pack("{s:s, s:o, s:o, s:o, s:o}", "status", "baseline", "text", rep_jstr(row.data ? row.data : ""),
                                               "metric_mean", jstr(strcmp(metric, "—") ? metric : NULL), "gpu_time_us",
-                                              jstr(strcmp(gpu, "—") ? gpu : NULL), "kernel", k.len ? kr_buf_cstr(&k) : "—"));
+                                              jstr(strcmp(gpu, "—") ? gpu : NULL), "kernel", rep_jstr(k.len ? kr_buf_cstr(&k) : "—")));
     kr_buf_free(&k);
     kr_buf_free(&row);
     return run;
@@ -713,7 +715,7 @@ int rep_run_json(const rep_run_input *in, const char *captures_json, kr_buf *out
     json_object_set_new(root, "schema", json_string("kreport.analysis"));
     json_object_set_new(root, "schema_version", json_integer(1));
     json_object_set_new(root, "kreport_version", json_string(KREPORT_VERSION));
-    json_object_set_new(root, "input", json_string(in->name));
+    json_object_set_new(root, "input", rep_jstr(in->name));
     json_object_set_new(root, "run", run_json(in));
     json_t *caps = NULL;
     if (captures_json) {
