@@ -1,5 +1,6 @@
 /* compare.c — see compare.h (LOOP.md §3, §5). */
 #include "analyzer/compare.h"
+#include "analyzer/run_baseline.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -585,69 +586,6 @@ static void row_where(const an_bench_csv *t, size_t row, const an_bench_cmp *b, 
             }
         }
     }
-}
-
-/* Config columns whose values select different target kernels (LOOP.md §3.8). */
-static int kernel_columns(an_compare *c)
-{
-    const an_bench_cmp *b = &c->bench;
-    size_t nr = b->nrows;
-    if (!c->row_aligned || nr < 2 || nr > 2000)
-        return 0;
-    char **sig = calloc(nr, sizeof *sig);
-    if (!sig)
-        return KR_INTERNAL;
-    int rc = KR_INTERNAL;
-    for (size_t p = 0; p < nr; p++) {
-        char **names = NULL;
-        size_t nn = 0;
-        for (size_t i = 0; i < c->tbest.ncalls; i++) {
-            const an_call *k = &c->tbest.calls[i];
-            if (call_pair(c, k, 0) == p && k->first_kernel < c->tbest.nkernels &&
-                add_name(&names, &nn, c->tbest.kernels[k->first_kernel].name))
-                goto out;
-        }
-        for (size_t i = 1; i < nn; i++)        /* sort names for a stable signature */
-            for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-                char *t = names[j];
-                names[j] = names[j - 1];
-                names[j - 1] = t;
-            }
-        kr_buf s;
-        kr_buf_init(&s);
-        for (size_t i = 0; i < nn; i++) {
-            kr_buf_printf(&s, "%s\x1f", names[i]);
-            free(names[i]);
-        }
-        free(names);
-        sig[p] = xstrdup(kr_buf_cstr(&s));
-        kr_buf_free(&s);
-        if (!sig[p])
-            goto out;
-    }
-    int constant = 1;
-    for (size_t p = 1; p < nr; p++)
-        constant &= !strcmp(sig[p], sig[0]);
-    if (!constant)
-        for (size_t col = 0; col < b->nconfig; col++) {
-            int function = 1;
-            char v1[512], v2[512];
-            for (size_t p = 0; p < nr && function; p++)
-                for (size_t q = p + 1; q < nr && function; q++) {
-                    an_bench_norm(an_bench_cell(b->best, b->rows[p].best_row, (size_t)b->config_best[col]), v1, sizeof v1);
-                    an_bench_norm(an_bench_cell(b->best, b->rows[q].best_row, (size_t)b->config_best[col]), v2, sizeof v2);
-                    if (!strcmp(v1, v2) && strcmp(sig[p], sig[q]))
-                        function = 0;
-                }
-            if (function && add_name(&c->kernel_columns, &c->nkernel_columns, b->config[col]))
-                goto out;
-        }
-    rc = 0;
-out:
-    for (size_t p = 0; p < nr; p++)
-        free(sig[p]);
-    free(sig);
-    return rc;
 }
 
 static void list_rows(kr_buf *out, const an_bench_csv *t, const size_t *rows, size_t n)
@@ -1610,7 +1548,9 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
                      "the global verdict stands, class results come from the script metric (low confidence)",
                      out->tbest.nsegments, out->tcand.nsegments, out->bench.nrows);
         }
-        if (kernel_columns(out))
+        /* Config columns whose values select different target kernels (LOOP.md §3.8). */
+        if (out->row_aligned &&
+            an_baseline_kernel_columns(&out->bench, &out->tbest, &out->kernel_columns, &out->nkernel_columns))
             return KR_INTERNAL;
     }
 

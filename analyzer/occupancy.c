@@ -776,6 +776,22 @@ static int achieved(const kr_capture *c, uint32_t simds_per_cu, an_occ_achieved 
     return rc;
 }
 
+/* §12.1 LDS per CU of a target; lds_kb: the agent's, -1 unknown. */
+static int64_t lds_per_cu(const char *target, int64_t lds_kb)
+{
+    if (starts(target, "gfx95"))
+        return 163840;
+    if (starts(target, "gfx90a") || starts(target, "gfx94"))
+        return 65536;
+    return lds_kb > 0 ? lds_kb * 1024 : 65536;
+}
+
+void an_occ_limits_reported(an_occ_kernel *k, const char *target, int64_t cu_count)
+{
+    k->source = AN_OCC_SRC_KERNEL_TRACE;
+    limits(k, starts(target, "gfx95"), lds_per_cu(target ? target : "", -1), cu_count);
+}
+
 int an_occupancy_compute(const kr_capture *c, const an_occupancy_opts *opts, an_occupancy *out)
 {
     memset(out, 0, sizeof *out);
@@ -808,14 +824,7 @@ int an_occupancy_compute(const kr_capture *c, const an_occupancy_opts *opts, an_
     out->modelled = starts(target, "gfx9") || strcmp(target, "unknown gfx9") == 0;
     int gfx95 = starts(target, "gfx95");
 
-    if (gfx95)
-        out->lds_per_cu = 163840;
-    else if (starts(target, "gfx90a") || starts(target, "gfx94"))
-        out->lds_per_cu = 65536;
-    else if (agent && agent->lds_size_in_kb > 0)
-        out->lds_per_cu = agent->lds_size_in_kb * 1024;
-    else
-        out->lds_per_cu = 65536;
+    out->lds_per_cu = lds_per_cu(target, agent ? agent->lds_size_in_kb : -1);
     out->cu_count = agent && agent->cu_count > 0 ? agent->cu_count : -1;
     uint32_t simds = agent && agent->simd_per_cu > 0 && agent->simd_per_cu <= SIMD_SLOTS
                          ? (uint32_t)agent->simd_per_cu : 4;

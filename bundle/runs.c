@@ -310,12 +310,13 @@ static int ci_has(const char *s, const char *needle)
 /* A benchmark CSV (docs/compare.md "Discovery"): a us_* or err_* column
  * (test_pa), a median_us column (the benchmark harness), a throughput or
  * unit-suffixed time column (TFLOPS, GB/s, time_ms, ...: operator
- * benchmarks), or a correctness column (check, status, correct, ...) beside
+ * benchmarks), or a correctness column (check, correct, passed, ...) beside
  * a time column. */
 static int header_has_bench_column(const bundle_csv *t)
 {
-    static const char *const gates[] = {"check", "status", "result", "benchmark_status", "correct", "correctness",
-                                        "passed", "valid", "is_correct", NULL};
+    /* Not "status", "result" or "valid": too common in other tables (kreport's own source_lines.csv has a status). */
+    static const char *const gates[] = {"check", "benchmark_status", "correct", "correctness", "passed", "is_correct",
+                                        NULL};
     static const char *const metrics[] = {"time", "latency", "duration", NULL};
     static const char *const measured[] = {"tflops", "gflops", "gbps", "gb/s", "tb/s", "bandwidth", "throughput",
                                            "_us", "_ms", "_ns", "(us)", "(ms)", "(ns)", NULL};

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/streamed.h"
 #include "cli/roof.h"
+#include "cli/run_analyze.h"
 #include "common/buf.h"
 #include "common/file.h"
 #include "common/outfile.h"
@@ -30,6 +31,8 @@
 static struct {
     const char *out_dir, *format, *results, *target;
     int top, context, jobs, force, quiet, progress, no_progress, in_memory;
+    const char *kernel, *gate, *metric, *class_by, *commit, *note;    /* run directories */
+    int row;
 } o;
 static cli_roof roof;
 
@@ -47,6 +50,13 @@ const cli_opt cmd_analyze_options[] = {
     {"progress", 0, OPT_FLAG, NULL, "show a progress bar on stderr even when it is not a terminal", &o.progress},
     {"no-progress", 0, OPT_FLAG, NULL, "no progress bar (default: shown on a terminal for runs over a second)", &o.no_progress},
     {"in-memory", 0, OPT_FLAG, NULL, "load every wave whole before analyzing instead of streaming (same results, more memory)", &o.in_memory},
+    {"kernel", 0, OPT_STRING, "REGEX", "run directory: target kernel names (POSIX ERE; repeatable) instead of the auto pick", &o.kernel},
+    {"gate", 0, OPT_STRING, "EXPR", "run directory: correctness gate, as for compare (default err_*==0)", &o.gate},
+    {"metric", 0, OPT_STRING, "COL", "run directory: script metric column (default: as compare picks it)", &o.metric},
+    {"class-by", 0, OPT_STRING, "COLS", "run directory: comma-separated config columns that define classes", &o.class_by},
+    {"row", 0, OPT_FLAG, NULL, "run directory: print the performance.md baseline row to stdout", &o.row},
+    {"commit", 0, OPT_STRING, "SHA", "run directory: commit for the row (default: run.meta commit)", &o.commit},
+    {"note", 0, OPT_STRING, "TEXT", "run directory: note for the row (default: run.meta hypothesis)", &o.note},
     {0},
 };
 
@@ -192,10 +202,34 @@ int cmd_analyze(int argc, char **argv)
             }
         }
     } else {
-        fprintf(stderr, "kreport analyze: %s: not a capture folder (no filenames.json) or an example folder "
-                        "(no att_viewer/<label>/ui_output_*)\n", path);
+        /* A run directory (cli/run_analyze.h). */
+        if ((want_html || want_csv) && o.format && strcmp(fmt, "all")) {
+            bundle_input_close(&in);
+            cli_usage_error(cmd, "for a run directory --format takes md, json or all");
+            return KR_USAGE;
+        }
+        const char *kernels[64];
+        cli_run_opts ro = {o.out_dir, want_md, want_json, o.force, o.quiet, o.progress, o.no_progress, o.row, o.jobs,
+                           o.top, o.context, kernels, 0, o.gate, o.metric, o.class_by, o.commit, o.note, o.target,
+                           argc, argv};
+        ro.nkernels = cli_collect_repeated(cmd_analyze_options, argc, argv, "kernel", kernels, 64);
+        int run_rc = cli_run_analyze(path, &in, &ro);
         bundle_input_close(&in);
-        return KR_INPUT;
+        cli_roof_free(&roof);
+        return run_rc;
+    }
+    if (o.kernel || o.gate || o.metric || o.class_by || o.row || o.commit || o.note) {
+        bundle_input_close(&in);
+        if (ex)
+            bundle_example_free(ex);
+        for (size_t i = 0; i < ncap; i++) {
+            free(dirs[i]);
+            free(labels[i]);
+        }
+        free(dirs);
+        free(labels);
+        cli_usage_error(cmd, "--kernel, --gate, --metric, --class-by, --row, --commit and --note are for a run directory");
+        return KR_USAGE;
     }
 
     int rc = 0;

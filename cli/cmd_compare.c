@@ -24,6 +24,7 @@
 #include "common/outfile.h"
 #include "common/pool.h"
 #include "cli/roof.h"
+#include "cli/run_side.h"
 #include "report/compare.h"
 #include "report/html.h"
 
@@ -75,31 +76,6 @@ static int fail(const kr_err *err)
     return err->code ? err->code : KR_INTERNAL;
 }
 
-/* Every --kernel value (the option table keeps only the last). */
-static size_t collect_kernels(int argc, char **argv, const char **out, size_t cap)
-{
-    size_t n = 0;
-    for (int i = 1; i < argc && n < cap; i++) {
-        if (!strcmp(argv[i], "--"))
-            break;
-        if (!strcmp(argv[i], "--kernel") && i + 1 < argc)
-            out[n++] = argv[++i];
-        else if (!strncmp(argv[i], "--kernel=", 9))
-            out[n++] = argv[i] + 9;
-        else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "-j"))
-            i++;
-        else if (argv[i][0] == '-' && argv[i][1] == '-' && !strchr(argv[i], '=')) {
-            /* Skip the value of options that take one. */
-            for (const cli_opt *p = cmd_compare_options; p->long_name; p++)
-                if (!strcmp(argv[i] + 2, p->long_name) && p->kind != OPT_FLAG) {
-                    i++;
-                    break;
-                }
-        }
-    }
-    return n;
-}
-
 /* --skip-first was given (0 is a valid count, so the parsed value cannot tell). */
 static int skip_given(int argc, char **argv)
 {
@@ -126,31 +102,6 @@ static double parse_noise(const char *s)
     return v / 100.0;
 }
 
-typedef struct side {
-    bundle_input input;          /* the folder, or the archive read in memory */
-    bundle_run *run;
-    an_bench_csv *csvs;
-    an_trace_in *traces;
-    an_cmp_side in;
-    rep_cmp_file *files;
-    size_t nfiles;
-    rep_cmp_kv *meta;
-    char **strs;                 /* strings owned for files' details */
-    size_t nstrs;
-} side;
-
-static const char *own(side *s, char *str)
-{
-    char **n = realloc(s->strs, (s->nstrs + 1) * sizeof *n);
-    if (!n) {
-        free(str);
-        return "";
-    }
-    s->strs = n;
-    s->strs[s->nstrs++] = str;
-    return str;
-}
-
 static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *dupf(const char *fmt, ...)
 {
@@ -163,98 +114,6 @@ static char *dupf(const char *fmt, ...)
     char *s = strdup(kr_buf_cstr(&b));
     kr_buf_free(&b);
     return s;
-}
-
-static int side_build(side *s, const char *path, kr_err *err)
-{
-    memset(s, 0, sizeof *s);
-    int rc = bundle_input_open(path, &s->input, err);
-    if (rc || (rc = bundle_run_scan_src(s->input.src, s->input.root, &s->run, err)))
-        return rc;
-    bundle_run *r = s->run;
-    s->csvs = calloc(r->ncsvs + 1, sizeof *s->csvs);
-    s->traces = calloc(r->ntraces + 1, sizeof *s->traces);
-    size_t nf = r->ncsvs + r->ntraces + r->nresults + r->nstats + r->nagent_infos + r->ncaptures + r->ndbs + r->nlogs;
-    s->files = calloc(nf + 1, sizeof *s->files);
-    s->meta = calloc(r->nmeta + 1, sizeof *s->meta);
-    if (!s->csvs || !s->traces || !s->files || !s->meta)
-        return kr_err_set(err, KR_INTERNAL, NULL, NULL, "out of memory");
-    for (size_t i = 0; i < r->ncsvs; i++) {
-        const bundle_run_csv *c = &r->csvs[i];
-        an_bench_csv *b = &s->csvs[i];
-        b->path = c->rel;
-        b->profiled = c->profiled;
-        b->ncols = c->table.ncols;
-        b->nrows = c->table.nrows;
-        b->header = c->table.header;
-        b->cells = c->table.cells;
-        b->lines = c->table.lines;
-        s->files[s->nfiles++] = (rep_cmp_file){c->profiled ? "benchmark_csv_profiled" : "benchmark_csv", c->rel,
-                                               own(s, dupf("%zu rows", c->table.nrows))};
-    }
-    for (size_t i = 0; i < r->ntraces; i++) {
-        const bundle_run_trace *t = &r->traces[i];
-        an_trace_in *x = &s->traces[i];
-        x->path = t->rel;
-        x->d = t->d;
-        x->n = t->n;
-        x->att_pass = t->att_pass;
-        x->drop_ids = t->drop_ids;
-        x->ndrop = t->ndrop;
-        s->files[s->nfiles++] = (rep_cmp_file){t->att_pass ? "kernel_trace_att" : "kernel_trace", t->rel,
-                                               own(s, dupf("%zu dispatches%s", t->n, t->from_results ? ", results.json records" : ""))};
-    }
-    for (size_t i = 0; i < r->nresults; i++)
-        s->files[s->nfiles++] = (rep_cmp_file){"results_json", r->results[i].rel, NULL};
-    for (size_t i = 0; i < r->nstats; i++)
-        s->files[s->nfiles++] = (rep_cmp_file){"kernel_stats", r->stats[i].rel, NULL};
-    for (size_t i = 0; i < r->nagent_infos; i++)
-        s->files[s->nfiles++] = (rep_cmp_file){"agent_info", r->agent_infos[i].rel, NULL};
-    for (size_t i = 0; i < r->ncaptures; i++) {
-        const bundle_run_capture *c = &r->captures[i];
-        s->files[s->nfiles++] = (rep_cmp_file){c->shell ? "capture_shell" : "capture", c->rel,
-                                               *c->kernel ? c->kernel : NULL};
-    }
-    for (size_t i = 0; i < r->ndbs; i++)
-        s->files[s->nfiles++] = (rep_cmp_file){"rocpd_db", r->dbs[i].rel, NULL};
-    for (size_t i = 0; i < r->nlogs; i++)
-        s->files[s->nfiles++] = (rep_cmp_file){"log", r->logs[i].rel, r->logs[i].detail};
-    for (size_t i = 0; i < r->nmeta; i++)
-        s->meta[i] = (rep_cmp_kv){r->meta_keys[i], r->meta_values[i]};
-    an_cmp_side *in = &s->in;
-    in->path = path;
-    in->csvs = s->csvs;
-    in->ncsvs = r->ncsvs;
-    in->traces = s->traces;
-    in->ntraces = r->ntraces;
-    in->command = r->command;
-    in->gpu_product = r->gpu_product;
-    in->gpu_name = r->gpu_name;
-    in->cu_count = r->cu_count;
-    in->gpu_card = r->gpu_card;
-    in->exit_code = r->exit_code;
-    in->commit = bundle_run_meta(r, "commit");
-    in->date = bundle_run_meta(r, "started");
-    in->hypothesis = bundle_run_meta(r, "hypothesis");
-    in->files = bundle_run_meta(r, "files");
-    in->attempt = bundle_run_meta(r, "attempt");
-    in->target_class = bundle_run_meta(r, "target_class");
-    in->identity = r->identity[0] ? r->identity : NULL;
-    in->ncaptures = r->ncaptures;
-    return 0;
-}
-
-static void side_free(side *s)
-{
-    for (size_t i = 0; i < s->nstrs; i++)
-        free(s->strs[i]);
-    free(s->strs);
-    free(s->csvs);
-    free(s->traces);
-    free(s->files);
-    free(s->meta);
-    bundle_run_free(s->run);
-    bundle_input_close(&s->input);
 }
 
 /* --prev: the fields the same-direction rule needs. */
@@ -282,27 +141,6 @@ static int prev_load(const char *path, prev_file *pf, kr_err *err)
     pf->p.global_outcome =
         json_string_value(json_object_get(json_object_get(json_object_get(pf->root, "timing"), "global"), "outcome"));
     return 0;
-}
-
-/* Shell-quoted argument for the re-run line. */
-static void quote(kr_buf *b, const char *s)
-{
-    int plain = *s != '\0';
-    for (const char *p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("_-./=,:+%@", *p)))
-            plain = 0;
-    if (plain) {
-        kr_buf_puts(b, s);
-        return;
-    }
-    kr_buf_putc(b, '\'');
-    for (; *s; s++) {
-        if (*s == '\'')
-            kr_buf_puts(b, "'\\''");
-        else
-            kr_buf_putc(b, *s);
-    }
-    kr_buf_putc(b, '\'');
 }
 
 typedef struct loaded {
@@ -397,12 +235,12 @@ int cmd_compare(int argc, char **argv)
         return KR_USAGE;
     }
     const char *kernels[64];
-    size_t nkernels = collect_kernels(argc, argv, kernels, 64);
+    size_t nkernels = cli_collect_repeated(cmd_compare_options, argc, argv, "kernel", kernels, 64);
 
     kr_err err;
     kr_err_clear(&err);
     int rc = 0;
-    side sb, sc;
+    cli_run_side sb, sc;
     memset(&sb, 0, sizeof sb);
     memset(&sc, 0, sizeof sc);
     prev_file pf;
@@ -424,7 +262,7 @@ int cmd_compare(int argc, char **argv)
     char **unp_strs = NULL;
 
     cli_roof_prefetch(&roof);
-    if ((rc = side_build(&sb, pos[0], &err)) || (rc = side_build(&sc, pos[1], &err))) {
+    if ((rc = cli_run_side_open(&sb, pos[0], &err)) || (rc = cli_run_side_open(&sc, pos[1], &err))) {
         rc = fail(&err);
         goto done;
     }
@@ -553,18 +391,10 @@ int cmd_compare(int argc, char **argv)
     kr_buf_puts(&rerun, "kreport compare");
     for (int i = 1; i < argc; i++) {
         kr_buf_putc(&rerun, ' ');
-        quote(&rerun, argv[i]);
+        cli_shell_quote(&rerun, argv[i]);
     }
-    char today[16] = "";
-    {
-        time_t now = time(NULL);
-        const char *sde = getenv("SOURCE_DATE_EPOCH");
-        if (sde && *sde)
-            now = (time_t)strtoll(sde, NULL, 10);
-        struct tm tmv;
-        if (gmtime_r(&now, &tmv))
-            strftime(today, sizeof today, "%Y-%m-%d", &tmv);
-    }
+    char today[16];
+    cli_today(today, sizeof today);
     rep_cmp_input in;
     memset(&in, 0, sizeof in);
     in.cmp = &cmp;
@@ -660,8 +490,8 @@ done:
         an_compare_free(&cmp);
     if (pf.root)
         json_decref(pf.root);
-    side_free(&sb);
-    side_free(&sc);
+    cli_run_side_free(&sb);
+    cli_run_side_free(&sc);
     kr_buf_free(&md);
     kr_buf_free(&js);
     kr_buf_free(&row);

@@ -2,7 +2,9 @@
  * capture of an example folder): kernel, gfxip and target (§12.6), traced
  * SEs, waves, static instructions, records, source mapping (§2.5), time span
  * raw / aligned (§7.4) and in µs at the measured clock (§7.3), and which
- * files are present, missing or extra (§1.2). Text or `--json`.
+ * files are present, missing or extra (§1.2). Text or `--json`. A run
+ * directory (neither a capture nor an example folder) gets the few lines of
+ * cli_run_info instead ("runs" in the JSON).
  *
  * Exit: 0, 2 usage, 3 a file could not be read, 5 internal. */
 #include <inttypes.h>
@@ -17,6 +19,7 @@
 #include "bundle/source.h"
 #include "cli/commands.h"
 #include "cli/pack.h"
+#include "cli/run_analyze.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/fmt.h"
@@ -410,11 +413,23 @@ static int push_dir(target_dir **list, size_t *n, size_t *cap, const bundle_sour
 
 /* An example folder stands for its captures; anything else is a capture.
  * path is a folder or an archive (opened into *in, bundle/source.h). */
-static int expand(const char *path, bundle_input *in, target_dir **list, size_t *n, size_t *cap, kr_err *err)
+static int expand(const char *path, bundle_input *in, target_dir **list, size_t *n, size_t *cap, kr_buf *runs, kr_err *err)
 {
     int rc = bundle_input_open(path, in, err);
     if (rc)
         return rc;
+    /* A run directory (cli/run_analyze.h) is summed up on its own. */
+    if (!bundle_is_capture_dir_src(in->src, in->root) && !bundle_is_example_dir_src(in->src, in->root)) {
+        size_t before = runs->len;
+        if (runs->len)
+            kr_buf_puts(runs, opt_json ? ", " : "\n");
+        rc = cli_run_info(path, in, opt_json, runs, err);
+        if (rc >= 0)
+            return rc;
+        runs->len = before;
+        if (runs->data)
+            runs->data[before] = '\0';
+    }
     if (bundle_is_capture_dir_src(in->src, in->root) || !bundle_is_example_dir_src(in->src, in->root))
         return push_dir(list, n, cap, in->src, in->root, NULL) ? kr_err_set(err, KR_INTERNAL, path, NULL, "out of memory") : 0;
     bundle_example *ex;
@@ -447,8 +462,12 @@ int cmd_info(int argc, char **argv)
     int rc = 0;
     bundle_input inputs[MAX_PATHS];
     memset(inputs, 0, sizeof inputs);
+    kr_buf runs;
+    kr_buf_init(&runs);
     for (int i = 0; i < npos && !rc; i++)
-        rc = expand(pos[i], &inputs[i], &list, &n, &cap, &err);
+        rc = expand(pos[i], &inputs[i], &list, &n, &cap, &runs, &err);
+    if (!rc && !opt_json && runs.len)
+        fputs(kr_buf_cstr(&runs), stdout);
 
     kr_buf json;
     kr_buf_init(&json);
@@ -467,7 +486,7 @@ int cmd_info(int argc, char **argv)
         if (opt_json) {
             json_capture(&json, c, list[i].dir, &s, i == 0);
         } else {
-            if (i)
+            if (i || runs.len)
                 printf("\n");
             print_text(c, &s);
         }
@@ -475,13 +494,17 @@ int cmd_info(int argc, char **argv)
         bundle_capture_free(c);
     }
     if (!rc && opt_json) {
-        kr_buf_puts(&json, n ? "\n]}\n" : "]}\n");
+        kr_buf_puts(&json, n ? "\n]" : "]");
+        if (runs.len)
+            kr_buf_printf(&json, ", \"runs\": [%s]", kr_buf_cstr(&runs));
+        kr_buf_puts(&json, "}\n");
         if (json.oom)
             rc = kr_err_set(&err, KR_INTERNAL, NULL, NULL, "out of memory");
         else
             fputs(kr_buf_cstr(&json), stdout);
     }
     kr_buf_free(&json);
+    kr_buf_free(&runs);
     for (size_t i = 0; i < n; i++) {
         free(list[i].dir);
         free(list[i].label);

@@ -4,10 +4,15 @@
 #include <string.h>
 
 const cli_command cli_commands[] = {
-    {"analyze", "PATH", "analyze a capture or an example folder: REPORT.md, analysis.json, CSV, report.html",
+    {"analyze", "PATH", "analyze a capture, an example folder or a run directory: REPORT.md, analysis.json, CSV, report.html",
      "PATH is a ui_output_agent_<H>_dispatch_<D> folder or an example folder\n"
      "(examples/<kernel>/ with att_viewer/<label>/ui_output_* captures).\n"
      "results.json and rocprofv3 CSVs found beside the capture are used.\n"
+     "Any other folder is a run directory, searched by content as compare\n"
+     "searches it: every kernel of the trace, the target kernel set and its\n"
+     "per-call GPU time, registers and occupancy limits, config classes, the\n"
+     "gate, and the analysis of the captures of the target kernel (REPORT.md\n"
+     "and analysis.json); --row prints the performance.md baseline row.\n"
      "PATH may also be an archive of either (.tar, .tar.gz, .tgz, .tar.xz,\n"
      ".tar.zst, .zip), read in memory, never extracted.",
      cmd_analyze},
@@ -26,10 +31,12 @@ const cli_command cli_commands[] = {
      "(schema kreport.index). A second run changes nothing. Without the markers\n"
      "nothing is written (exit 3).",
      cmd_index},
-    {"info", "PATH [PATH...]", "summarize capture folders",
+    {"info", "PATH [PATH...]", "summarize capture folders and run directories",
      "Prints kernel, target, SEs, waves, instructions, records, source mapping,\n"
      "time span and clock, and which files are present, missing or extra.\n"
-     "PATH is a capture folder, an example folder or an archive of one.",
+     "PATH is a capture folder, an example folder or an archive of one. Any\n"
+     "other folder is a run directory: what it holds (found by content), the\n"
+     "target kernel and its warm per-call time, the benchmark CSV and the gate.",
      cmd_info},
     {"unpack", "FILE -C DIR", "extract an archive written by kreport pack into DIR/<name>, verifying MANIFEST.json",
      "Every member must be listed in <name>/MANIFEST.json with its size and\n"

@@ -1,10 +1,12 @@
 /* opts.c — option parsing and help from the option tables (opts.h). */
 #include "cli/opts.h"
+#include "common/buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *cli_progname = "kreport";
 
@@ -156,4 +158,68 @@ int cli_parse(const cli_command *cmd, const cli_opt *opts, int argc, char **argv
         pos[(*npos)++] = a;
     }
     return 0;
+}
+
+size_t cli_collect_repeated(const cli_opt *opts, int argc, char **argv, const char *name, const char **out, size_t cap)
+{
+    size_t n = 0, len = strlen(name);
+    for (int i = 1; i < argc && n < cap; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            break;
+        if (a[0] != '-')
+            continue;
+        if (a[1] == '-' && !strncmp(a + 2, name, len) && a[2 + len] == '=') {
+            out[n++] = a + 3 + len;
+            continue;
+        }
+        if (a[1] == '-' && !strcmp(a + 2, name)) {
+            if (i + 1 < argc)
+                out[n++] = argv[++i];
+            continue;
+        }
+        /* Skip the value of any other option that takes one. */
+        for (const cli_opt *p = opts; p->long_name; p++) {
+            int match = (a[1] == '-' && !strcmp(a + 2, p->long_name)) || (a[1] != '-' && a[1] == p->short_name && p->short_name && !a[2]);
+            if (match) {
+                if (p->kind != OPT_FLAG)
+                    i++;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+void cli_shell_quote(kr_buf *b, const char *s)
+{
+    int plain = *s != '\0';
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("_-./=,:+%@", *p)))
+            plain = 0;
+    if (plain) {
+        kr_buf_puts(b, s);
+        return;
+    }
+    kr_buf_putc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            kr_buf_puts(b, "'\\''");
+        else
+            kr_buf_putc(b, *s);
+    }
+    kr_buf_putc(b, '\'');
+}
+
+const char *cli_today(char *buf, size_t cap)
+{
+    time_t now = time(NULL);
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && *sde)
+        now = (time_t)strtoll(sde, NULL, 10);
+    struct tm tmv;
+    buf[0] = '\0';
+    if (gmtime_r(&now, &tmv))
+        strftime(buf, cap, "%Y-%m-%d", &tmv);
+    return buf[0] ? buf : NULL;
 }

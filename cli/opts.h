@@ -36,6 +36,19 @@ void cli_print_help(const cli_command *cmd, const cli_opt *opts, FILE *out);
  * usage-error printer (stderr, short). */
 void cli_usage_error(const cli_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Every value of a repeatable option --name (cli_parse keeps only the
+ * last), in order, up to cap; the values of opts' other options are
+ * skipped. */
+size_t cli_collect_repeated(const cli_opt *opts, int argc, char **argv, const char *name, const char **out, size_t cap);
+
+/* s as one shell word (single-quoted unless it is plain), for re-run lines. */
+struct kr_buf;
+void cli_shell_quote(struct kr_buf *b, const char *s);
+
+/* Today (UTC, or SOURCE_DATE_EPOCH when set) as YYYY-MM-DD in buf (16
+ * bytes), for performance.md rows; NULL when the clock fails. */
+const char *cli_today(char *buf, size_t cap);
+
 extern const cli_command cli_commands[];
 extern const size_t cli_ncommands;
 const cli_command *cli_find(const char *name);

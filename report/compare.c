@@ -17,6 +17,7 @@
 #include "analyzer/classes.h"
 #include "analyzer/stalls.h"
 #include "report/doc.h"
+#include "report/perf_row.h"
 #include "report/sections.h"
 #include "report/templates.h"
 
@@ -1149,21 +1150,6 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
 
 /* ---- performance.md rows (docs/compare.md "Rows") ---- */
 
-/* Cell text: '|' and newlines would break the table. */
-static void cell(kr_buf *b, const char *s)
-{
-    kr_buf_puts(b, " ");
-    for (; s && *s; s++) {
-        if (*s == '|')
-            kr_buf_puts(b, "\\|");
-        else if (*s == '\n' || *s == '\r')
-            kr_buf_putc(b, ' ');
-        else
-            kr_buf_putc(b, *s);
-    }
-    kr_buf_puts(b, " |");
-}
-
 static int row_text(const rep_cmp_input *in, kr_buf *out, const char **none)
 {
     const an_compare *c = in->cmp;
@@ -1182,24 +1168,12 @@ static int row_text(const rep_cmp_input *in, kr_buf *out, const char **none)
     const char *delta = g->evaluated ? (snprintf(x, sizeof x, "%+.1f%%", g->r * 100), x) : "—";
     if (g->evaluated && c->benchmark_only && bc->metric_higher)   /* in the metric's own unit: a gain reads +, named */
         snprintf(x, sizeof x, "%+.1f%% %s", (1 / (1 + g->r) - 1) * 100, bc->metric);
-    kr_buf_puts(out, "|");
     if (c->verdict == AN_V_KEEP) {
-        const char *date = in->cand_in->date;
         char d[16];
-        if (date && strlen(date) >= 10) {
-            memcpy(d, date, 10);
-            d[10] = '\0';
-            date = d;
-        } else {
-            date = in->today ? in->today : "—";
-        }
-        cell(out, date);
         const char *commit = side_commit(in, 1);
-        cell(out, commit ? commit : "worktree");
-        cell(out, c->verdict_text);
-        cell(out, in->cand_in->command ? in->cand_in->command : "—");
-        kr_buf t;
+        kr_buf t, k;
         kr_buf_init(&t);
+        kr_buf_init(&k);
         if (c->has_target_class)
             kr_buf_puts(&t, c->target_spec.text);
         else {
@@ -1207,32 +1181,34 @@ static int row_text(const rep_cmp_input *in, kr_buf *out, const char **none)
             if (c->gain_classes)
                 kr_buf_printf(&t, " (gain in %s)", c->gain_classes);
         }
-        cell(out, kr_buf_cstr(&t));
-        kr_buf_reset(&t);
         char *const *kn = c->ndecisive ? c->decisive_kernels : c->target.names;
         size_t nk = c->ndecisive ? c->ndecisive : c->target.n;
         for (size_t i = 0; i < nk; i++)
-            kr_buf_printf(&t, "%s%s", i ? ", " : "", kn[i]);
-        cell(out, nk ? kr_buf_cstr(&t) : "—");
-        kr_buf_free(&t);
-        cell(out, has_metric ? (snprintf(a, sizeof a, "%.1f", bc->cand_mean), a) : "—");
-        cell(out, g->evaluated && !c->script_only ? (snprintf(b, sizeof b, "%.1f", g->mean_cand / 1000.0), b) : "—");
-        cell(out, delta);
+            kr_buf_printf(&k, "%s%s", i ? ", " : "", kn[i]);
         const char *note = in->note ? in->note : in->cand_in->hypothesis;
-        cell(out, note ? note : "");
+        rep_perf_row r = {rep_perf_date(in->cand_in->date, in->today, d), commit ? commit : "worktree", c->verdict_text,
+                          in->cand_in->command ? in->cand_in->command : "—", kr_buf_cstr(&t), nk ? kr_buf_cstr(&k) : "—",
+                          has_metric ? (snprintf(a, sizeof a, "%.1f", bc->cand_mean), a) : "—",
+                          g->evaluated && !c->script_only ? (snprintf(b, sizeof b, "%.1f", g->mean_cand / 1000.0), b) : "—",
+                          delta, note ? note : ""};
+        rep_perf_row_write(out, &r);
+        kr_buf_free(&t);
+        kr_buf_free(&k);
+        return out->oom ? 5 : 0;
     } else {
+        kr_buf_puts(out, "|");
         const char *att = in->cand_in->attempt;
-        cell(out, att ? att : "—");
+        rep_perf_cell(out, att ? att : "—");
         const char *hyp = in->note ? in->note : in->cand_in->hypothesis;
-        cell(out, hyp ? hyp : "—");
-        cell(out, in->cand_in->files ? in->cand_in->files : "—");
+        rep_perf_cell(out, hyp ? hyp : "—");
+        rep_perf_cell(out, in->cand_in->files ? in->cand_in->files : "—");
         if (has_metric)
             snprintf(a, sizeof a, "%.1f → %.1f", bc->best_mean, bc->cand_mean);
-        cell(out, has_metric ? a : "—");
+        rep_perf_cell(out, has_metric ? a : "—");
         if (g->evaluated && !c->script_only)
             snprintf(b, sizeof b, "%.1f → %.1f", g->mean_best / 1000.0, g->mean_cand / 1000.0);
-        cell(out, g->evaluated && !c->script_only ? b : "—");
-        cell(out, delta);
+        rep_perf_cell(out, g->evaluated && !c->script_only ? b : "—");
+        rep_perf_cell(out, delta);
         /* Notes: regressed classes, resource changes, script disagreement. */
         kr_buf n;
         kr_buf_init(&n);
@@ -1280,7 +1256,7 @@ static int row_text(const rep_cmp_input *in, kr_buf *out, const char **none)
         }
         if (c->has_script && g->evaluated && !c->script_only && fabs(c->script_global.r - g->r) > c->noise)
             kr_buf_printf(&n, "%sscript metric disagrees (%+.1f%%)", n.len ? "; " : "", c->script_global.r * 100);
-        cell(out, kr_buf_cstr(&n));
+        rep_perf_cell(out, kr_buf_cstr(&n));
         kr_buf_free(&n);
     }
     kr_buf_putc(out, '\n');
