@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "common/err.h"
 
 static const char *opt_layout;

@@ -16,7 +16,7 @@
 #include "bundle/capture.h"
 #include "bundle/load_snapshots.h"
 #include "bundle/source.h"
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "common/file.h"
 #include "tests/unit/t.h"
 

@@ -35,7 +35,7 @@
 #include "analyzer/analysis.h"
 #include "bundle/capture.h"
 #include "cli/commands.h"
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "common/buf.h"
 #include "common/pool.h"
 #include "report/charts.h"

@@ -16,7 +16,7 @@
 #include "bundle/capture.h"
 #include "cli/commands.h"
 #include "cli/roof.h"
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "common/buf.h"
 #include "report/hw.h"
 #include "report/report.h"

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "tests/unit/t.h"
 
 /* ---------------------------------------------------------------- helpers */

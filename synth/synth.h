@@ -19,8 +19,8 @@
  * layout), DIR/out_counter_collection.csv (run) or DIR/compute_viewer/
  * (example); the "passes" dialect writes pass_1/ and pass_2/ folders there.
  */
-#ifndef KR_CLI_SYNTH_H
-#define KR_CLI_SYNTH_H
+#ifndef KR_SYNTH_SYNTH_H
+#define KR_SYNTH_SYNTH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -96,7 +96,7 @@
  * Timestamps (current dialects) come from the seeded stream like the
  * kernel traces'.
  */
-#include "cli/synth.h"
+#include "synth/synth.h"
 
 #include <dirent.h>
 #include <errno.h>
