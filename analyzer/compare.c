@@ -1,4 +1,4 @@
-/* compare.c — see compare.h (LOOP.md §3, §5). */
+/* compare.c — see compare.h (docs/compare.md, docs/compare.md#over-fitting-guard). */
 #include "analyzer/compare.h"
 
 #include <math.h>
@@ -501,7 +501,7 @@ static void row_where(const an_bench_csv *t, size_t row, const an_bench_cmp *b, 
     }
 }
 
-/* Config columns whose values select different target kernels (LOOP.md §3.8). */
+/* Config columns whose values select different target kernels (docs/compare.md#config-classes). */
 static int kernel_columns(an_compare *c)
 {
     const an_bench_cmp *b = &c->bench;
@@ -619,7 +619,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
     out->bench_best_csv = out->bench_cand_csv = SIZE_MAX;
     char b1[64], b2[64], b3[64];
 
-    /* 1. BEST must be complete where CANDIDATE is not (LOOP.md §2). */
+    /* 1. BEST must be complete where CANDIDATE is not (docs/compare.md#discovery). */
     out->timing_best = dispatches(best) > 0;
     out->timing_cand = dispatches(cand) > 0;
     if (!out->timing_best && out->timing_cand)
@@ -684,7 +684,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         }
     }
 
-    /* 3. Gate (LOOP.md §3.2). */
+    /* 3. Gate (docs/compare.md#correctness-gate). */
     const char *gexpr = NULL;
     if (o->gate) {
         gexpr = o->gate;
@@ -758,7 +758,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
             note(&out->warnings, "no_gate", "no err_* column and no exit status: nothing checks correctness");
     }
 
-    /* 4. Validity (LOOP.md §3.1). */
+    /* 4. Validity (docs/compare.md#validity). */
     if (str_differs(best->command, cand->command))
         note(&out->problems, "command", "benchmark command differs: BEST '%s', CANDIDATE '%s'", best->command, cand->command);
     if (str_differs(best->gpu_product, cand->gpu_product) || str_differs(best->gpu_name, cand->gpu_name) ||
@@ -773,7 +773,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
     if (out->timing_best && !out->timing_cand)
         note(&out->problems, "missing_trace", "CANDIDATE has no usable kernel trace (BEST has one)");
 
-    /* 5. GPU time (LOOP.md §3.3). */
+    /* 5. GPU time (docs/compare.md#deciding-metric). */
     if (out->timing_best && out->timing_cand) {
         if (an_time_kernels(best->traces, best->ntraces, out->noise, &out->tbest) ||
             an_time_kernels(cand->traces, cand->ntraces, out->noise, &out->tcand))
@@ -948,7 +948,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         }
     }
 
-    /* 7. Verdict (LOOP.md §3.9). */
+    /* 7. Verdict (docs/compare.md#overall-verdict). */
     const an_group *G = &out->global;
     int class_gpu = (gpu && out->row_aligned) || script_only;
     size_t n_imp = 0, n_reg = 0, n_inc = 0;
@@ -1137,7 +1137,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         free(sel);
     }
 
-    /* 8. Warnings (LOOP.md §3.9 step 6, §5). */
+    /* 8. Warnings (docs/compare.md#overall-verdict step 6, docs/compare.md#over-fitting-guard). */
     if (out->verdict == AN_V_KEEP && n_inc)
         note(&out->warnings, "inconclusive_classes", "%zu class%s inconclusive under a keep", n_inc, n_inc == 1 ? "" : "es");
     if (out->has_timing) {

@@ -1,4 +1,4 @@
-/* load_csv.h — the rocprofv3 CSVs (FORMATS.md §10.2–§10.5) on top of bundle/csv.h.
+/* load_csv.h — the rocprofv3 CSVs (docs/formats.md#kernel-trace-csv) on top of bundle/csv.h.
  *
  * Columns are found by header name: order is free, unknown extra columns are
  * ignored, a missing required column is an error naming the file and the
@@ -18,11 +18,11 @@
 
 typedef enum bundle_csv_type {
     BUNDLE_CSV_UNKNOWN = 0,
-    BUNDLE_CSV_KERNEL_TRACE,        /* §10.2, both dialects */
-    BUNDLE_CSV_KERNEL_STATS,        /* §10.4 */
-    BUNDLE_CSV_DOMAIN_STATS,        /* §10.4, same header as kernel_stats */
-    BUNDLE_CSV_AGENT_INFO,          /* §10.3 */
-    BUNDLE_CSV_COUNTER_COLLECTION   /* §10.5, both dialects */
+    BUNDLE_CSV_KERNEL_TRACE,        /* docs/formats.md#kernel-trace-csv, both dialects */
+    BUNDLE_CSV_KERNEL_STATS,        /* docs/formats.md#stats-csvs */
+    BUNDLE_CSV_DOMAIN_STATS,        /* docs/formats.md#stats-csvs, same header as kernel_stats */
+    BUNDLE_CSV_AGENT_INFO,          /* docs/formats.md#agent-info-csv */
+    BUNDLE_CSV_COUNTER_COLLECTION   /* docs/formats.md#counter-collection-csv, both dialects */
 } bundle_csv_type;
 
 /* "kernel_trace", "kernel_stats", "domain_stats", "agent_info",
@@ -40,10 +40,10 @@ bundle_csv_type bundle_csv_kind(const char *const *header, size_t n);
  * "kernel_stats" or "domain_stats" decides; one ending in another "_stats.csv"
  * gives BUNDLE_CSV_UNKNOWN. Otherwise content decides: domain_stats when there
  * is at least one row and every Name is an upper-case identifier (tracing
- * domains such as "KERNEL_DISPATCH", §10.4), else kernel_stats. */
+ * domains such as "KERNEL_DISPATCH", docs/formats.md#stats-csvs), else kernel_stats. */
 bundle_csv_type bundle_csv_kind_of(const bundle_csv *t, const char *name_hint);
 
-/* counter_collection.csv rows (§10.5); the model keeps them per process. */
+/* counter_collection.csv rows (docs/formats.md#counter-collection-csv); the model keeps them per process. */
 typedef struct bundle_counter_csv {
     const char *path;
     uint8_t old_dialect;             /* no Start_Timestamp / Accum_VGPR_Count */

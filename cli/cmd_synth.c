@@ -1,4 +1,4 @@
-/* cmd_synth.c — `kreport synth DIR`: write a synthetic bundle (cli/synth.h). */
+/* cmd_synth.c — `kreport synth DIR`: write a synthetic bundle (synth/synth.h). */
 #include <stdio.h>
 #include <string.h>
 

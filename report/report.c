@@ -29,7 +29,7 @@ typedef struct facts {
     size_t nses;
     uint32_t ses[64];
     uint64_t span_raw;           /* max(end) - min(begin), raw clocks */
-    uint64_t span_aligned;       /* the same after §7.4 offsets; = raw when not aligned */
+    uint64_t span_aligned;       /* the same after docs/formats.md#se-alignment offsets; = raw when not aligned */
     int aligned;
     double clock_mhz;            /* 0 when unknown */
     uint64_t wave_bytes;

@@ -79,5 +79,11 @@ grep -rhoE '"V-[0-9]+[a-z]?"' analyzer bundle cli | tr -d '"' | sort -u > "$tmp/
 while read -r id; do
     grep -q "^| $id |" docs/validate.md && ok || bad "$id is emitted but not in docs/validate.md"
 done < "$tmp/ids"
+# No file of the project cites a document the repository does not hold (the
+# project's reference documents had these names; their facts live in docs/
+# now).
+git ls-files -z 2>/dev/null | xargs -0 grep -nIE 'FORMATS(\.md)?|LOOP\.md|ARCHITECTURE\.md|STYLE\.md|DEVELOPERS\.md|§' \
+    -- 2>/dev/null | grep -v '^tests/docs.sh:' > "$tmp/cites" || true
+[ ! -s "$tmp/cites" ] && ok || bad "citations of documents outside the repository: $(head -5 "$tmp/cites")"
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The layer rule of ARCHITECTURE.md is enforced by the build: each layer
+# The layer rule of docs/architecture.md is enforced by the build: each layer
 # compiles against a view that holds only the headers it may include. This
 # test compiles probe files against the views and requires the forbidden
 # includes to fail and the allowed ones to pass.
