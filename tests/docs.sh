@@ -81,9 +81,12 @@ while read -r id; do
 done < "$tmp/ids"
 # No file of the project cites a document the repository does not hold (the
 # project's reference documents had these names; their facts live in docs/
-# now).
+# now), and none speaks of its development history.
 git ls-files -z 2>/dev/null | xargs -0 grep -nIE 'FORMATS(\.md)?|LOOP\.md|ARCHITECTURE\.md|STYLE\.md|DEVELOPERS\.md|§' \
     -- 2>/dev/null | grep -v '^tests/docs.sh:' > "$tmp/cites" || true
 [ ! -s "$tmp/cites" ] && ok || bad "citations of documents outside the repository: $(head -5 "$tmp/cites")"
+git ls-files -z 2>/dev/null | xargs -0 grep -nIiE '\b(development|coding) (round|session)s?\b|\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|this|previous|next|earlier) session\b' \
+    -- 2>/dev/null | grep -v '^tests/docs.sh:' > "$tmp/history" || true
+[ ! -s "$tmp/history" ] && ok || bad "development history: $(head -5 "$tmp/history")"
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
