@@ -28,5 +28,10 @@ probe bundle analyzer/totals.h fail
 probe bundle report/doc.h fail
 probe bundle bundle/capture.h ok
 probe common bundle/model.h fail
+probe synth synth/synth.h ok
+probe synth common/err.h ok
+probe synth bundle/model.h fail
+probe synth analyzer/totals.h fail
+probe synth report/doc.h fail
 echo "layers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
