@@ -393,7 +393,7 @@ static int exposed_item(const kr_capture *c, const an_hidden *h, an_advice *a, s
                      "use, would hide it; start with the rows below.");
     kr_buf b;
     kr_buf_init(&b);
-    kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " cycles non-hidden (§8.4)", h->all.non_hidden, h->all.total);
+    kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " cycles non-hidden (kreport help hidden-latency)", h->all.non_hidden, h->all.total);
     it.summary = dupf("%s", kr_buf_cstr(&b));
     for (size_t i = 0; i < h->nranked && it.nrows < AN_ADVICE_ROWS; i++) {
         const an_hidden_row *r = &h->ranked[i];

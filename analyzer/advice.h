@@ -19,7 +19,7 @@
  *   grid         the grid cannot fill the GPU (occupancy grid_limited)
  *   occupancy    resource-limited below 8 waves/SIMD: the limiter and the
  *                next step (VGPRs allowed for one more wave)
- *   vgpr_report  gfx950 VGPR under-report corrected (§12.3)
+ *   vgpr_report  gfx950 VGPR under-report corrected (docs/occupancy.md#register-counts)
  *   mapping      no instruction row maps to source (compile with line info)
  * Wait, loop and latency rules (an_advice_add_flow, appended after all of
  * the above, in this order):
@@ -36,7 +36,7 @@
  *                  Σ (Latency + Idle) while a loop exists: the fixed cost is
  *                  not amortised over enough iterations
  *   exposed        >= AN_ADVICE_EXPOSED_SHARE of the cycles are not hidden
- *                  by other work on the SIMD (§8.4): the top rows by
+ *                  by other work on the SIMD (docs/hidden-latency.md): the top rows by
  *                  non-hidden latency
  */
 #ifndef KR_ANALYZER_ADVICE_H

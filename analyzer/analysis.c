@@ -33,8 +33,8 @@ static void run_module(void *ctx, size_t task, int worker)
     an_analysis *out = j->out;
     int rc = 0;
     /* The tasks' modules, the costliest first so that the threads finish
-     * together (streamed pa_mqa big, -j 2, medians of 20 traced runs in
-     * the eighth session: stalls 262 µs, occupancy 238, waits 235,
+     * together (streamed pa_mqa big, -j 2, medians of 20 traced runs:
+     * stalls 262 µs, occupancy 238, waits 235,
      * hotspots 192, hidden 74, the rest under 25; waits first, since the
      * first two of the three about equal ones start together anyway). */
     static const int module[T_COUNT] = {T_WAITS, T_STALLS, T_OCCUPANCY, T_HOTSPOTS, T_HIDDEN, T_PHASES,

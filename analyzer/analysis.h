@@ -44,7 +44,7 @@ typedef struct an_analysis {
     an_occupancy occupancy;
     an_advice advice;
     an_waits waits;          /* s_waitcnt producers, distances, exposed latency */
-    an_hidden hidden;        /* §8.4 hidden / non-hidden latency */
+    an_hidden hidden;        /* docs/hidden-latency.md hidden / non-hidden latency */
     an_phases phases;        /* loops, prologue / loop / epilogue */
     an_counters counters;    /* counter collection of the capture's kernel */
     an_roofline roofline;    /* roofline and speed of light */

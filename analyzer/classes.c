@@ -37,7 +37,7 @@ int an_class_allows_cat(kr_class cls, unsigned cat)
 }
 
 /* Class of the row of a LineNumber (OTHER for values out of range), or
- * 0xFF when the record has no row (§4.1). */
+ * 0xFF when the record has no row (docs/formats.md#instruction-records). */
 static unsigned class_of_line(const kr_capture *c, uint32_t line)
 {
     const kr_code_row *r = c->line_to_row ? kr_capture_row(c, line) : NULL;

@@ -1,4 +1,4 @@
-/* classes.h — per instruction class (FORMATS.md §8.1) sums of the code table
+/* classes.h — per instruction class (docs/instruction-classes.md) sums of the code table
  * and a record-level check of the trace categories.
  *
  * Static figures use the mnemonic class of each row (kr_code_row.cls; label
@@ -8,7 +8,7 @@
  *
  * Record check: every wave record whose LineNumber maps to a row is counted
  * under the row's class and its own category; a record whose category is not
- * allowed for the class by the §8.1 compatibility table is "incompatible"
+ * allowed for the class by the docs/instruction-classes.md compatibility table is "incompatible"
  * (validate reports it as [V-17]; the mnemonic class stays authoritative).
  * The table is repeated here (an_class_allows_cat) because analyzer/ sees
  * only the model. When the loader did not keep the record streams, the
@@ -26,7 +26,7 @@ typedef struct an_class_sums {
     uint64_t records;                        /* records of rows of this class */
     uint64_t records_by_cat[KR_CAT_COUNT];   /* ... by their trace category */
     uint64_t records_other_cat;              /* category value >= KR_CAT_COUNT */
-    uint64_t records_incompatible;           /* category not allowed (§8.1) */
+    uint64_t records_incompatible;           /* category not allowed (docs/instruction-classes.md) */
 } an_class_sums;
 
 typedef struct an_classes {
@@ -36,11 +36,11 @@ typedef struct an_classes {
     /* Records over all waves. */
     uint8_t records_kept;                    /* the model held the record streams */
     uint64_t records;                        /* all records */
-    uint64_t records_unknown;                /* line 0 or no code row (§4.1) */
+    uint64_t records_unknown;                /* line 0 or no code row (docs/formats.md#instruction-records) */
     uint64_t records_incompatible;
 } an_classes;
 
-/* Display order of the classes: FORMATS.md §8.1's per-class table, then the
+/* Display order of the classes: docs/instruction-classes.md's per-class table, then the
  * classes it does not list (FLAT, IMMED_OTHER, OTHER). LABEL is not listed. */
 extern const kr_class an_class_order[];
 extern const size_t an_class_norder;
@@ -67,7 +67,7 @@ void an_classes_acc_merge(an_classes_acc *into, const an_classes_acc *from);
 void an_classes_finish(const kr_capture *c, const an_classes_acc *a, an_classes *out);
 void an_classes_acc_free(an_classes_acc *a);
 
-/* 1 if a record of category cat is allowed on a row of class cls (§8.1). */
+/* 1 if a record of category cat is allowed on a row of class cls (docs/instruction-classes.md). */
 int an_class_allows_cat(kr_class cls, unsigned cat);
 
 #endif

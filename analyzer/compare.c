@@ -1,4 +1,4 @@
-/* compare.c — see compare.h (LOOP.md §3, §5). */
+/* compare.c — see compare.h (docs/compare.md, docs/compare.md#over-fitting-guard). */
 #include "analyzer/compare.h"
 #include "analyzer/run_baseline.h"
 
@@ -608,6 +608,19 @@ static const char *group_interval(const an_group *g, char *buf, size_t cap)
     else
         snprintf(buf, cap, "%s (95 %% CI %s to %s)", pct(r, sizeof r, g->r), pct(a, sizeof a, g->lo), pct(b, sizeof b, g->hi));
     return buf;
+}
+
+/* group_interval in the decided metric's own unit: a higher-is-better
+ * benchmark metric reads as its own change (x_cand / x_best − 1). */
+static const char *vinterval(const an_compare *c, const an_group *g, char *buf, size_t cap)
+{
+    if (!(c->benchmark_only && c->bench.metric_higher && g->evaluated))
+        return group_interval(g, buf, cap);
+    an_group h = *g;
+    h.r = 1 / (1 + g->r) - 1;
+    h.lo = 1 / (1 + g->hi) - 1;
+    h.hi = 1 / (1 + g->lo) - 1;
+    return group_interval(&h, buf, cap);
 }
 
 static void need_text(const an_compare *c, const an_group *g, kr_buf *out)
@@ -1257,7 +1270,8 @@ static int severe_rows(an_compare *c)
             }
         }
         all_known &= known;
-        char *t = xprintf("%s (%s)", r->label, pct(b1, sizeof b1, r->ratio - 1));
+        char *t = c->bench.metric_higher ? xprintf("%s (%s %s)", r->label, c->bench.metric, pct(b1, sizeof b1, 1 / r->ratio - 1))
+                                         : xprintf("%s (%s)", r->label, pct(b1, sizeof b1, r->ratio - 1));
         if (!t)
             return KR_INTERNAL;
         char **nv = realloc(c->severe_rows, (c->nsevere + 1) * sizeof *nv);
@@ -1309,7 +1323,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
     best = &eb;
     cand = &ec;
 
-    /* 1. BEST must be complete where CANDIDATE is not (LOOP.md §2). */
+    /* 1. BEST must be complete where CANDIDATE is not (docs/compare.md#discovery). */
     out->timing_best = dispatches(best) > 0;
     out->timing_cand = dispatches(cand) > 0;
     if (!out->timing_best && out->timing_cand)
@@ -1394,7 +1408,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         }
     }
 
-    /* 3. Gate (LOOP.md §3.2). */
+    /* 3. Gate (docs/compare.md#correctness-gate). */
     const char *gexpr = NULL;
     kr_buf defgate;
     kr_buf_init(&defgate);
@@ -1484,7 +1498,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
                  "nothing checks correctness; pass --gate COL, record exit_code= in run.meta, or --gate none to accept");
     }
 
-    /* 4. Validity (LOOP.md §3.1). */
+    /* 4. Validity (docs/compare.md#validity). */
     if (str_differs(best->command, cand->command))
         note(&out->problems, "command", "benchmark command differs: BEST '%s', CANDIDATE '%s'", best->command, cand->command);
     if (str_differs(best->gpu_product, cand->gpu_product) || str_differs(best->gpu_name, cand->gpu_name) ||
@@ -1499,7 +1513,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
     if (out->timing_best && !out->timing_cand)
         note(&out->problems, "missing_trace", "CANDIDATE has no usable kernel trace (BEST has one)");
 
-    /* 5. GPU time (LOOP.md §3.3). */
+    /* 5. GPU time (docs/compare.md#deciding-metric). */
     if (out->timing_best && out->timing_cand) {
         if (trace_inputs(out, best, cand))
             return KR_INTERNAL;
@@ -1702,7 +1716,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         }
     }
 
-    /* 7. Verdict (LOOP.md §3.9). */
+    /* 7. Verdict (docs/compare.md#overall-verdict). */
     const an_group *G = &out->global;
     int class_gpu = (gpu && out->row_aligned) || script_only;
     size_t n_imp = 0, n_reg = 0, n_inc = 0;
@@ -1714,8 +1728,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         }
     const char *suffix = out->script_only ? " (benchmark)" : "";
     char unitbuf[300];
-    snprintf(unitbuf, sizeof unitbuf, "%s%s", out->script_only && out->bench.metric ? out->bench.metric : "GPU time",
-             out->script_only && out->bench.metric_higher ? " (as a time: 1/x)" : "");
+    snprintf(unitbuf, sizeof unitbuf, "%s", out->script_only && out->bench.metric ? out->bench.metric : "GPU time");
     const char *unit = unitbuf;
     if (out->problems.n) {
         out->verdict = AN_V_FAIL;
@@ -1800,19 +1813,19 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         out->verdict = AN_V_DISCARD;
         if (G->outcome == AN_OUT_REGRESSED)
             note(&out->reasons, "regressed", "global %s %s regressed beyond the %.2g %% threshold (p = %.3g)%s", unit,
-                 group_interval(G, b2, sizeof b2), out->noise * 100, G->p, suffix);
+                 vinterval(out, G, b2, sizeof b2), out->noise * 100, G->p, suffix);
         else
             for (size_t k = 0; k < out->nclasses; k++)
                 if (out->classes[k].outcome == AN_OUT_REGRESSED)
                     note(&out->reasons, "class_regressed", "class %s regressed: %s %s (global %s)%s",
-                         out->classes[k].label, unit, group_interval(&out->classes[k], b2, sizeof b2),
-                         group_interval(G, b3, sizeof b3), suffix);
+                         out->classes[k].label, unit, vinterval(out, &out->classes[k], b2, sizeof b2),
+                         vinterval(out, G, b3, sizeof b3), suffix);
     } else if (out->has_target_class && out->target_group.evaluated && !out->target_group.low_confidence) {
         const an_group *T = &out->target_group;
         if (T->outcome == AN_OUT_IMPROVED && G->r < 0) {
             out->verdict = AN_V_KEEP;
             note(&out->reasons, "target_improved", "target class %s improved: %s %s; global %s%s", T->label, unit,
-                 group_interval(T, b2, sizeof b2), group_interval(G, b3, sizeof b3), suffix);
+                 vinterval(out, T, b2, sizeof b2), vinterval(out, G, b3, sizeof b3), suffix);
         } else if (T->outcome == AN_OUT_INCONCLUSIVE || G->outcome == AN_OUT_INCONCLUSIVE) {
             out->verdict = AN_V_INCONCLUSIVE;
             const an_group *D = T->outcome == AN_OUT_INCONCLUSIVE ? T : G;
@@ -1820,13 +1833,13 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
             kr_buf_init(&m);
             need_text(out, D, &m);
             note(&out->reasons, "inconclusive", "%s %s %s cannot rule out a %.2g %% change%s%s%s",
-                 D == T ? "target class" : "global", D == T ? T->label : unit, group_interval(D, b2, sizeof b2),
+                 D == T ? "target class" : "global", D == T ? T->label : unit, vinterval(out, D, b2, sizeof b2),
                  out->noise * 100, m.len ? ": " : "", kr_buf_cstr(&m), suffix);
             kr_buf_free(&m);
         } else {
             out->verdict = AN_V_TIE;
             note(&out->reasons, "tie", "target class %s: %s %s (%s); global %s%s", T->label, unit,
-                 group_interval(T, b2, sizeof b2), an_outcome_text(T->outcome), group_interval(G, b3, sizeof b3), suffix);
+                 vinterval(out, T, b2, sizeof b2), an_outcome_text(T->outcome), vinterval(out, G, b3, sizeof b3), suffix);
         }
     } else {
         if (out->has_target_class)
@@ -1835,7 +1848,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         if (G->outcome == AN_OUT_IMPROVED) {
             out->verdict = AN_V_KEEP;
             note(&out->reasons, "improved", "global %s %s improved beyond the %.2g %% threshold (p = %.3g)%s", unit,
-                 group_interval(G, b2, sizeof b2), out->noise * 100, G->p, suffix);
+                 vinterval(out, G, b2, sizeof b2), out->noise * 100, G->p, suffix);
         } else if (G->outcome == AN_OUT_INCONCLUSIVE) {
             out->verdict = AN_V_INCONCLUSIVE;
             kr_buf m;
@@ -1845,7 +1858,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
                 note(&out->reasons, "too_few_calls", "%s%s", G->note, suffix);
             else
                 note(&out->reasons, "inconclusive", "global %s %s: the interval contains 0 and reaches beyond +/-%.2g %%%s%s%s",
-                     unit, group_interval(G, b2, sizeof b2), out->noise * 100, m.len ? "; " : "", kr_buf_cstr(&m), suffix);
+                     unit, vinterval(out, G, b2, sizeof b2), out->noise * 100, m.len ? "; " : "", kr_buf_cstr(&m), suffix);
             kr_buf_free(&m);
         } else if (G->outcome == AN_OUT_TIE_FASTER && o->prev) {
             out->verdict = AN_V_TIE;
@@ -1861,23 +1874,23 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
                 out->prev_status = "confirmed";
                 note(&out->reasons, "same_direction_twice",
                      "global %s %s is below the %.2g %% threshold but faster twice on the same code (--prev)%s", unit,
-                     group_interval(G, b2, sizeof b2), out->noise * 100, suffix);
+                     vinterval(out, G, b2, sizeof b2), out->noise * 100, suffix);
             } else {
                 note(&out->warnings, "prev_not_confirmed", "--prev %s does not confirm: %s", o->prev->path,
                      !commit_ok ? "candidate commit differs or is unknown" : "its global group was not tie (faster)");
             }
             if (out->verdict == AN_V_TIE)
                 note(&out->reasons, "tie", "global %s %s: significant but below the %.2g %% threshold%s", unit,
-                     group_interval(G, b2, sizeof b2), out->noise * 100, suffix);
+                     vinterval(out, G, b2, sizeof b2), out->noise * 100, suffix);
         } else {
             out->verdict = AN_V_TIE;
             if (G->outcome == AN_OUT_TIE_FASTER || G->outcome == AN_OUT_TIE_SLOWER)
                 note(&out->reasons, "tie", "global %s %s: significant but below the %.2g %% threshold%s%s", unit,
-                     group_interval(G, b2, sizeof b2), out->noise * 100,
+                     vinterval(out, G, b2, sizeof b2), out->noise * 100,
                      G->outcome == AN_OUT_TIE_FASTER ? "; re-measure the same code and compare with --prev" : "", suffix);
             else
                 note(&out->reasons, "tie", "global %s %s lies within +/-%.2g %%: no change worth counting%s", unit,
-                     group_interval(G, b2, sizeof b2), out->noise * 100, suffix);
+                     vinterval(out, G, b2, sizeof b2), out->noise * 100, suffix);
         }
     }
     out->counts_as_regression = out->verdict == AN_V_DISCARD;
@@ -1932,7 +1945,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         out->verdict = AN_V_INCONCLUSIVE;
         note(&out->reasons, "no_gate", "%s improved (%s), but nothing checks correctness: no gate column (err_*, check, "
              "status, correct, ...) and no exit status; pass --gate COL, record exit_code= in run.meta, or --gate none "
-             "to accept an ungated keep%s", unit, group_interval(G, b2, sizeof b2), suffix);
+             "to accept an ungated keep%s", unit, vinterval(out, G, b2, sizeof b2), suffix);
     }
     if (out->verdict == AN_V_INCONCLUSIVE && out->has_timing &&
         ((out->tbest.row_aligned && out->tbest.max_calls_per_row <= o->skip_first) ||
@@ -1967,7 +1980,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
         free(sel);
     }
 
-    /* 8. Warnings (LOOP.md §3.9 step 6, §5). */
+    /* 8. Warnings (docs/compare.md#overall-verdict step 6, docs/compare.md#over-fitting-guard). */
     if (out->verdict == AN_V_KEEP && n_inc)
         note(&out->warnings, "inconclusive_classes", "%zu class%s inconclusive under a keep", n_inc, n_inc == 1 ? "" : "es");
     if (out->has_timing) {

@@ -1,12 +1,12 @@
 /* compare.h — the keep/discard decision of `kreport compare BEST CANDIDATE`
- * (LOOP.md §3, §5): validity, correctness gate, the per-call GPU time of the
+ * (docs/compare.md, docs/compare.md#over-fitting-guard): validity, correctness gate, the per-call GPU time of the
  * target kernel set (global, per config class, per target class), the
  * overall verdict, the need-more estimate and the warnings. Pure: the caller
  * reads the files (bundle/runs.h) and hands over their contents.
  *
- * Order (LOOP.md §3.9): inputs valid → gate → global GPU group → class
+ * Order (docs/compare.md#overall-verdict): inputs valid → gate → global GPU group → class
  * groups → verdict → warnings. BEST lacking a kernel trace or a benchmark
- * CSV that CANDIDATE has is an input error (LOOP.md §2); when neither side
+ * CSV that CANDIDATE has is an input error (docs/compare.md#discovery); when neither side
  * has one (two capture folders, two ATT-only runs), that part is skipped and
  * said so (no kernel timing → inconclusive).
  *   fail          invalid comparison (command, GPU model, gate columns or
@@ -24,7 +24,7 @@
  *   tie           otherwise
  * Class groups are GPU groups when both sides' traces are row-aligned;
  * otherwise they come from the script metric, are marked low-confidence and
- * only produce warnings (the script metric never changes a verdict, §3.7).
+ * only produce warnings (the script metric never changes a verdict, docs/compare.md#script-metric).
  *
  * Groups: warm call times → log → minus each row's BEST median log on both
  * sides (rows pool; without row alignment one pseudo-row) → Hodges-Lehmann
@@ -32,7 +32,7 @@
  * r = exp(HL) − 1. With ≥ 2 plain traces on a side, the interval is widened
  * (in quadrature, log scale) by 1.96 × √(s_b²/k_b + s_c²/k_c), s being the
  * standard deviation of the per-trace medians of the group on a side with
- * k traces (kreport's reading of LOOP.md §3.4 "Replicates"). Script groups:
+ * k traces (kreport's reading of docs/compare.md#statistic "Replicates"). Script groups:
  * r = geometric mean of the per-row ratios − 1 with the seeded bootstrap
  * interval (compare_bench.h). */
 #ifndef KR_ANALYZER_COMPARE_H

@@ -1,4 +1,4 @@
-/* compare_bench.c — see compare_bench.h (LOOP.md §3.2, §3.7, §3.8). */
+/* compare_bench.c — see compare_bench.h (docs/compare.md#correctness-gate, docs/compare.md#script-metric, docs/compare.md#config-classes). */
 #include "analyzer/compare_bench.h"
 
 #include <ctype.h>
@@ -994,7 +994,7 @@ int an_bench_classes(an_bench_cmp *b, const char *class_by, const char *const *e
     return 0;
 }
 
-/* xoshiro256** seeded through splitmix64 (LOOP.md §3.4). */
+/* xoshiro256** seeded through splitmix64 (docs/compare.md#statistic). */
 static uint64_t splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ull);

@@ -1,5 +1,5 @@
-/* compare_bench.h — the benchmark-CSV side of `kreport compare` (LOOP.md
- * §3.2, §3.7, §3.8): result and config columns, the correctness gate and its
+/* compare_bench.h — the benchmark-CSV side of `kreport compare` (
+ * docs/compare.md#correctness-gate, docs/compare.md#script-metric, docs/compare.md#config-classes): result and config columns, the correctness gate and its
  * expression language, row pairing, config classes, target-class specs, the
  * script metric and the routing predicate of a split.
  *
@@ -11,7 +11,7 @@
  *
  * PATTERN is a column name in which `*` matches any run of characters
  * (`err_*`, `*_max_diff`); a bare PATTERN means `PATTERN == 0`, so
- * `--gate err_flydsl_ps` is LOOP.md's `--gate COL`. Every term applies to
+ * `--gate err_flydsl_ps` is docs/compare.md's `--gate COL`. Every term applies to
  * every matching column of every row of every CSV of the side; all terms
  * must hold (a conjunction). A cell is read as a number with strtod over the
  * whole trimmed text: empty, NaN, infinite or text cells fail every term.
@@ -30,7 +30,7 @@
  * (aliases query_length, qlen, max_seqlen_q) and head_size (aliases head_dim,
  * hdim), else one class of every row (a class per row would test each row
  * alone, and some row would regress by chance); the caller may add config columns that
- * select different kernels (LOOP.md §3.8). Class order: first appearance in
+ * select different kernels (docs/compare.md#config-classes). Class order: first appearance in
  * BEST's rows. */
 #ifndef KR_ANALYZER_COMPARE_BENCH_H
 #define KR_ANALYZER_COMPARE_BENCH_H
@@ -43,7 +43,7 @@
 /* One benchmark CSV as read (the strings belong to the caller). */
 typedef struct an_bench_csv {
     const char *path;            /* as shown in reports (relative to its side) */
-    uint8_t profiled;            /* written beside rocprofv3 output (LOOP.md §2) */
+    uint8_t profiled;            /* written beside rocprofv3 output (docs/compare.md#discovery) */
     size_t ncols, nrows;
     const char *const *header;
     const char *const *cells;    /* nrows × ncols, row-major */
@@ -238,7 +238,7 @@ int an_target_matches(const an_bench_cmp *b, const an_target_spec *t, size_t row
 void an_target_free(an_target_spec *t);
 
 /* Routing predicate over the class columns selecting exactly the classes
- * with sel[c] != 0 (LOOP.md §3.9 split): a conjunction per column
+ * with sel[c] != 0 (docs/compare.md#overall-verdict split): a conjunction per column
  * (`col == v`, `col <= v`, `col >= v`, `col in {a, b}`, columns whose every
  * value is selected left out) when it selects exactly those classes, else a
  * disjunction of the class conjunctions. eq_style 1 writes `col=v` terms

@@ -1,4 +1,4 @@
-/* compare_stats.c — see compare_stats.h (LOOP.md §3.4, §3.5). */
+/* compare_stats.c — see compare_stats.h (docs/compare.md#statistic, docs/compare.md#thresholds). */
 #include "analyzer/compare_stats.h"
 
 #include <math.h>

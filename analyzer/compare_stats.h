@@ -1,5 +1,5 @@
 /* compare_stats.h — the statistics `kreport compare` decides with
- * (LOOP.md §3.4, §3.5): descriptive figures of a sample, the Hodges-Lehmann
+ * (docs/compare.md#statistic, docs/compare.md#thresholds): descriptive figures of a sample, the Hodges-Lehmann
  * shift of two samples with its rank-based interval, the Mann-Whitney test,
  * the group outcome and the "how many more calls" estimate. Deterministic:
  * no random numbers anywhere in a verdict.
@@ -72,7 +72,7 @@ int an_shift_compute(const double *x, size_t n1, const double *y, size_t n2, dou
  * samples, without storing them. Exposed for tests. Returns 0 or KR_INTERNAL. */
 int an_kth_difference(const double *xs, size_t n1, const double *ys, size_t n2, uint64_t k, double *out);
 
-/* Group outcomes (LOOP.md §3.5), in report order. */
+/* Group outcomes (docs/compare.md#thresholds), in report order. */
 typedef enum an_outcome {
     AN_OUT_IMPROVED = 0,
     AN_OUT_REGRESSED,
@@ -92,7 +92,7 @@ const char *an_outcome_text(an_outcome o);   /* "improved", "tie (faster)", ... 
 an_outcome an_outcome_of(double r, double lo, double hi, int bounded, double theta);
 
 /* How many more warm calls per side would decide an inconclusive group
- * (LOOP.md §3.4): n warm calls per side, point r, interval [lo, hi],
+ * (docs/compare.md#statistic): n warm calls per side, point r, interval [lo, hi],
  * threshold theta (fractions). n_sig = ⌈n·(w/|r|)²⌉ with w the distance
  * from r to the interval end that crosses 0; if |r| < θ also
  * n_tie = ⌈n·max((r−lo)/(r+θ), (hi−r)/(θ−r))²⌉; the answer is

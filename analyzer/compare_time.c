@@ -1,4 +1,4 @@
-/* compare_time.c — see compare_time.h (LOOP.md §3.3). */
+/* compare_time.c — see compare_time.h (docs/compare.md#deciding-metric). */
 #include "analyzer/compare_time.h"
 
 #include <math.h>

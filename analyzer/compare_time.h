@@ -1,5 +1,5 @@
 /* compare_time.h — per-call GPU time from kernel-trace dispatches
- * (LOOP.md §3.3): per-kernel statistics, the target kernel set, segments,
+ * (docs/compare.md#deciding-metric): per-kernel statistics, the target kernel set, segments,
  * calls, cold first calls and the mapping of segments to benchmark rows.
  *
  * Kernel kinds: runtime helpers are names starting `__amd_rocclr_` (blits
@@ -47,7 +47,7 @@ typedef struct an_trace_in {
     const char *path;
     const kr_dispatch *d;
     size_t n;
-    uint8_t att_pass;                /* beside ATT captures (LOOP.md §2 pairing) */
+    uint8_t att_pass;                /* beside ATT captures (docs/compare.md#discovery pairing) */
     const uint64_t *drop_ids;        /* captured dispatch ids, dropped from an ATT-pass trace */
     size_t ndrop;
     const size_t *rows;              /* benchmark data rows this trace measured (a per-shape trace), in

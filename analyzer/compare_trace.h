@@ -4,7 +4,7 @@
  * instructions and source lines whose share of the stall cycles moved most.
  *
  * Instruction alignment (kreport's own). Only instruction rows (label rows
- * excluded, FORMATS.md §2.4) are aligned.
+ * excluded, docs/formats.md#label-rows) are aligned.
  *   1. Identical ISA text sequences pair by index (method "index").
  *   2. Otherwise (method "sequence"): every row's ISA is normalized — the
  *      mnemonic kept, in the operands every run of digits and every 0x hex

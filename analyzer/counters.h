@@ -1,6 +1,6 @@
 /* counters.h — derived metrics from rocprofv3 counter collection
- * (counter_collection.csv rows, FORMATS.md §10.5, and results.json
- * counter_collection records, §9.2), and the one table of their formulas.
+ * (counter_collection.csv rows, docs/formats.md#counter-collection-csv, and results.json
+ * counter_collection records, docs/formats.md#results-json), and the one table of their formulas.
  *
  * Rows: the capture's c->counters (every counter_collection CSV found
  * beside it) and the counter records of c->results. A counter name is

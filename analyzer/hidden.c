@@ -1,5 +1,5 @@
-/* hidden.c — see hidden.h. Rules: FORMATS.md §8.4 (RCV
- * src/analysis/hidden_latency.cpp), per-row split §8.2. */
+/* hidden.c — see hidden.h. Rules: docs/hidden-latency.md (RCV
+ * src/analysis/hidden_latency.cpp), per-row split docs/stalls.md#issue-stall-and-idle. */
 #include "analyzer/hidden.h"
 
 #include <stddef.h>
@@ -125,7 +125,7 @@ static const ival run_end = {INT64_MAX, INT64_MAX};
  * counts the run_ends too. Sorted runs are merged pairwise through tmp down
  * to two, which are merged while condensing. Otherwise raw holds raw->n
  * pairs with room for one more, sorted whole here. raw's buffer may be
- * swapped with tmp's. Points are < INT64_MAX (§4 field ranges), so the
+ * swapped with tmp's. Points are < INT64_MAX (docs/formats.md#wave-files field ranges), so the
  * run_ends stop every merge. */
 static int util(ilist *raw, size_t *ends, size_t nruns, int ordered, ilist *tmp, iset *out)
 {
@@ -848,7 +848,7 @@ static int room(p1 *p, size_t left, size_t *fitp)
  * buffers (see room): its runs (the last one too: a run cut at a part's
  * end is continued by the next part's first run, which util() joins to
  * it, see RUN), tokens and segments. pb and span as below, from the record
- * before r or the wave's begin. 0, or 1 when the wave breaks §4.2's order
+ * before r or the wave's begin. 0, or 1 when the wave breaks docs/formats.md#record-order's order
  * (then the caller starts over unordered). split: p->split, a constant in
  * each of wave1_split and wave1_walk, functions of their own so that the
  * compiler keeps the tight loop's state in registers. */
@@ -857,7 +857,7 @@ static inline __attribute__((always_inline)) int wave1(p1 *p, const kr_inst *r, 
 {
     const uint8_t *tab = p->tab;
     qseg *gq = p->wk->segs + p->wk->nsegs;   /* the next segment */
-    /* pb = prev_b, the previous record's clock + stall (§4.2: the
+    /* pb = prev_b, the previous record's clock + stall (docs/formats.md#record-order: the
      * next clock is not before it), and span = last − prev_b, where
      * last is the previous token's clock + cycles (so span is its
      * issue length, >= 0); both modular: before the first record
@@ -879,7 +879,7 @@ static inline __attribute__((always_inline)) int wave1(p1 *p, const kr_inst *r, 
          * joins. Their tokens are handled by pass 3, which gets each such
          * run of records as a segment ending at or before ve. A quiet
          * MATRIX record ends the segment and is handled below; any other
-         * record leaves for the general step, also one out of §4.2 order
+         * record leaves for the general step, also one out of docs/formats.md#record-order order
          * (clock < prev_b), where the order is given up. */
         if (QUIET(r)) {
             if (MROW(r))
@@ -913,7 +913,7 @@ static inline __attribute__((always_inline)) int wave1(p1 *p, const kr_inst *r, 
         const kr_inst *x = r++;
         uint32_t row = x->row, st = x->stall, du = x->dur;
         int64_t clock = (int64_t)x->time;
-        if (clock < (int64_t)pb)       /* §4.2 broken: time[i+1] < time[i] + stall[i] */
+        if (clock < (int64_t)pb)       /* docs/formats.md#record-order broken: time[i+1] < time[i] + stall[i] */
             return 1;
         unsigned m = ROW_M(tab, row);
         int64_t b = clock + st;
@@ -1020,7 +1020,7 @@ static __attribute__((noinline)) int wave1_walk(p1 *p, const kr_inst *r, const k
  * duration) ∩ wmma| (stall 0, cycles = duration). A segment whose span
  * [first clock, hi) meets no wmma interval adds nothing; otherwise each of
  * its records adds cov(end) − cov(clock). Within a wave the segments and
- * their records come in time order (§4.2 holds here), so the cursor mostly
+ * their records come in time order (docs/formats.md#record-order holds here), so the cursor mostly
  * steps forward; it goes back (bisection) at a wave change. */
 static void quiet(const iset *mm, const qseg *g, const qseg *gend, uint32_t nrows, int64_t *raw)
 {
@@ -1114,7 +1114,7 @@ static void first_token(wtok *t, const kr_wave *w, kr_inst *f)
 
 /* Pass 1 over one wave, in parts that fit the buffers (room), then the
  * busy lists' run_ends; f: the wave's two slots in the scope's firsts.
- * 0, 1 (§4.2 broken) or KR_INTERNAL. */
+ * 0, 1 (docs/formats.md#record-order broken) or KR_INTERNAL. */
 static int wave_pass1(p1 *p, const kr_wave *w, kr_inst *f)
 {
     const kr_inst *r = w->insts, *end = w->ninsts ? w->insts + w->ninsts : w->insts;
@@ -1291,14 +1291,14 @@ static int frame_of(const iset *sets, size_t tokens, int force, int64_t qlo, int
  * the quiet VALU tokens are noted as segments of consecutive records.
  * Then, one token type at a time, the sets it needs are built (util,
  * uni), its tokens are evaluated
- * with the §8.4 table (pass 2) and what no later step reads is freed:
+ * with the docs/hidden-latency.md table (pass 2) and what no later step reads is freed:
  * valu and wmma serve the VALU tokens and pass 3 (the overlap of each
  * quiet VALU token with the wmma intervals, skipping whole segments far
  * from them), math = valu ∪ wmma and vmem the VMEM tokens, vector = math
  * ∪ vmem and scal the SALU ones and the rest (H(all), all = vector ∪
  * scal, by HU). So the memory at any time is that of one phase, not of
  * all sets and lists together. The additions to raw are integer sums, so
- * their order does not matter. With records out of order (§4.2 broken)
+ * their order does not matter. With records out of order (docs/formats.md#record-order broken)
  * every pair goes to util() on its own and every token takes
  * pass 2. The pass-1 lists start at the last scope's sizes (estimate).
  * Unless the walk is asked for (AN_HIDDEN_WALK) or the scope's clocks
@@ -1345,9 +1345,9 @@ static int scope(const kr_capture *c, const uint8_t *tab, const size_t *order, s
     }
     size_t ln[4];                         /* the lists' lengths */
     const uint32_t nrows = (uint32_t)c->nrows;
-    int ordered = 1;                      /* every wave follows §4.2 (so its times and begins are sorted) */
+    int ordered = 1;                      /* every wave follows docs/formats.md#record-order (so its times and begins are sorted) */
     /* The span of the points passes 2 and 3 look up (see frame_of): with
-     * the order of §4.2, none is before a wave's begin or first clock;
+     * the order of docs/formats.md#record-order, none is before a wave's begin or first clock;
      * none is after the end of a token (clock + cycles), which is the end
      * of its pair in a busy list (so not after that list's util() end),
      * but for the tokens of the rest (no pair), whose largest end pass 1
@@ -1670,7 +1670,7 @@ void an_hidden_acc_free(an_hidden_acc *a)
     free(a);
 }
 
-/* Row r's figures: its §8.2 split, and the hidden parts clamped to it. */
+/* Row r's figures: its docs/stalls.md#issue-stall-and-idle split, and the hidden parts clamped to it. */
 static an_hidden_row hidden_row(const kr_capture *c, const int64_t *raw, size_t r)
 {
     const kr_code_row *row = &c->rows[r];

@@ -1,5 +1,5 @@
-/* hidden.h — hidden and non-hidden latency per instruction (FORMATS.md
- * §8.4, the viewer's "Hidden latency" algorithm, for every gfxip).
+/* hidden.h — hidden and non-hidden latency per instruction (
+ * docs/hidden-latency.md, the viewer's "Hidden latency" algorithm, for every gfxip).
  *
  * A wave's idle or stalled cycles are hidden when another pipe of the same
  * SIMD is busy meanwhile; issue cycles only by a higher-priority pipe
@@ -11,8 +11,8 @@
  * math = valu ∪ wmma, vector = math ∪ vmem, all = vector ∪ scal. Per token
  * (last = wave.begin, then clock + cycles of the previous token) the idle,
  * stall and issue sub-intervals are intersected with the candidate sets of
- * the §8.4 table; the larger total wins, ties go to the second candidate
- * (the viewer's strict `>`). Sums per row are clamped to the row's §8.2
+ * the docs/hidden-latency.md table; the larger total wins, ties go to the second candidate
+ * (the viewer's strict `>`). Sums per row are clamped to the row's docs/stalls.md#issue-stall-and-idle
  * idle / stall / issue; non-hidden = total − hidden. Records with an unknown
  * PC are tokens (they occupy pipes) but belong to no row. The viewer keeps
  * a token's stall in 16 bits; kreport does not truncate (the largest stall
@@ -51,7 +51,7 @@ typedef struct an_hidden_opts {
 typedef struct an_hidden_row {
     uint32_t row;
     uint64_t vaddr;
-    uint64_t total, idle, stall, issue;                 /* §8.2 split of the row */
+    uint64_t total, idle, stall, issue;                 /* docs/stalls.md#issue-stall-and-idle split of the row */
     uint64_t hidden_idle, hidden_stall, hidden_issue;   /* clamped */
     uint64_t non_hidden;
 } an_hidden_row;
@@ -70,7 +70,7 @@ typedef struct an_hidden {
     size_t bitmap_scopes;            /* of them, evaluated on bitmaps (the rest walked) */
     uint64_t tokens;
     an_hidden_sum all;               /* over instruction rows */
-    an_hidden_sum cls[KR_CLASS_COUNT];   /* per §8.1 class */
+    an_hidden_sum cls[KR_CLASS_COUNT];   /* per docs/instruction-classes.md class */
     an_hidden_row *ranked;           /* rows with total > 0, ranked */
     size_t nranked;
 } an_hidden;

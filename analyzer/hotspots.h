@@ -3,9 +3,9 @@
  * Two lists of at most opts.n instruction rows (labels excluded): by Stall
  * (rows with Stall > 0) and by Latency (rows with Latency > 0), each ordered
  * by the metric descending, then vaddr ascending, then row index ascending
- * (STYLE.md tie-break). Each entry carries the row's code.json columns, the
+ * (docs/architecture.md#conventions tie-break). Each entry carries the row's code.json columns, the
  * mean latency and stall per execution (only when Hit > 0), the hub bucket
- * and kreport stall bucket (analyzer/stalls.h) and the class (§8.1), and a
+ * and kreport stall bucket (analyzer/stalls.h) and the class (docs/instruction-classes.md), and a
  * disassembly context: up to opts.context instruction rows before and after
  * it that belong to the same kernel (kr_code_row.kernel), in row order,
  * skipping label rows. */

@@ -1,4 +1,4 @@
-/* occupancy.c — see occupancy.h. Section references are to FORMATS.md. */
+/* occupancy.c — see occupancy.h. Section references are to docs/formats.md. */
 #include "analyzer/occupancy.h"
 
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include "common/err.h"
 
-/* §12.1 (gfx90a, gfx942, gfx950 agree on everything but LDS). */
+/* docs/occupancy.md#hardware-parameters (gfx90a, gfx942, gfx950 agree on everything but LDS). */
 #define WAVE_SIZE        64
 #define MAX_WAVES_SIMD   8
 #define VGPR_FILE        512
@@ -42,7 +42,7 @@ static uint64_t align_to(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 static uint64_t align_down(uint64_t v, uint64_t a) { return v / a * a; }
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-/* ---- §12.3 ISA high-water marks ---- */
+/* ---- docs/occupancy.md#register-counts ISA high-water marks ---- */
 
 static int is_word(char ch)
 {
@@ -99,7 +99,7 @@ void an_occ_isa_marks(const char *isa, uint32_t *v, uint32_t *a, uint32_t *s)
     }
 }
 
-/* ---- §12.2 ---- */
+/* ---- docs/occupancy.md#limits ---- */
 
 uint32_t an_occ_w_vgpr(uint32_t v_total)
 {
@@ -117,7 +117,7 @@ uint32_t an_occ_w_sgpr(uint32_t s)
     return w > 8 ? 8 : w;
 }
 
-/* ---- target detection (§12.6) ---- */
+/* ---- target detection (docs/occupancy.md#target-detection) ---- */
 
 static int starts(const char *s, const char *p) { return s && strncmp(s, p, strlen(p)) == 0; }
 
@@ -216,7 +216,7 @@ static int name_eq_kd(const char *csv_name, const char *name)
     return strlen(name) == n && memcmp(csv_name, name, n) == 0;
 }
 
-/* §9.3 step 2 in the process that holds the capture's agent. */
+/* docs/formats.md#joining-a-capture step 2 in the process that holds the capture's agent. */
 static const kr_kernel_symbol *join_symbol(const kr_capture *c, const kr_process *p,
                                            int64_t codeobj, uint64_t vaddr)
 {
@@ -300,7 +300,7 @@ static void limits(an_occ_kernel *k, int gfx95, int64_t lds_cu, int64_t cu_count
     uint64_t vt;
     if (gfx95 && k->source != AN_OCC_SRC_ISA_ONLY && k->reported_arch_vgpr >= 0 && acc == 0 &&
         k->isa_v > (uint64_t)k->reported_arch_vgpr) {
-        k->under_report = 1;                       /* §12.3, PR #5862 */
+        k->under_report = 1;                       /* docs/occupancy.md#register-counts, PR #5862 */
         vt = 2 * arch;
     } else {
         vt = acc > 0 ? align_to(arch, ARCH_GRANULE) + acc : arch;
@@ -430,7 +430,7 @@ static int kernel_inputs(const kr_capture *c, const kr_process *proc, int gfx95,
     return 0;
 }
 
-/* ---- achieved occupancy (§6.3) ---- */
+/* ---- achieved occupancy (docs/occupancy.md#resident-waves) ---- */
 
 typedef struct ev {
     uint64_t t;                 /* aligned time */

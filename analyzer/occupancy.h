@@ -1,21 +1,21 @@
-/* occupancy.h — occupancy limiters and achieved occupancy (FORMATS.md §6, §12).
+/* occupancy.h — occupancy limiters and achieved occupancy (docs/formats.md#occupancy-events, docs/occupancy.md).
  *
  * (a) Limiter, per kernel (label row) of the capture: register/LDS/workgroup
- * inputs from results.json (§9.3 join: agent by the capture's handle, symbol
+ * inputs from results.json (docs/formats.md#joining-a-capture join: agent by the capture's handle, symbol
  * by the label's (Codeobj, Vaddr)), else from a kernel_trace CSV row whose
  * Kernel_Name equals the label's symbol without "; " and ".kd" (the row with
  * the capture's dispatch id if any, else the first in file order), else from
- * the ISA alone ("isa-only"). ISA high-water marks (§12.3), the gfx950
- * under-report correction, the §12.2 formulas, the next step and the
+ * the ISA alone ("isa-only"). ISA high-water marks (docs/occupancy.md#register-counts), the gfx950
+ * under-report correction, the docs/occupancy.md#limits formulas, the next step and the
  * grid-limited occupancy (workgroups per CU from the grid vs the resource
  * limit).
  *
  * ISA-only inputs (kreport's own): V_arch = v mark, V_acc = a mark, S = s
- * mark (a lower bound, §12.3), no LDS, no workgroup size (LDS and slot limits
- * unknown). The §12.3 floor uses the unified need (a > 0 ? alignTo(v, 4) + a
+ * mark (a lower bound, docs/occupancy.md#register-counts), no LDS, no workgroup size (LDS and slot limits
+ * unknown). The docs/occupancy.md#register-counts floor uses the unified need (a > 0 ? alignTo(v, 4) + a
  * : v), which equals the v mark when no AGPR is written.
  *
- * (b) Achieved occupancy from occupancy.json (§6.3): per (SE, CU, SIMD)
+ * (b) Achieved occupancy from occupancy.json (docs/occupancy.md#resident-waves): per (SE, CU, SIMD)
  * resident-wave step functions (rows sorted by time, ends before starts at
  * equal times), times shifted by c->realtime.se_offset when aligned.
  *
@@ -23,7 +23,7 @@
  *   taken in every SE whose occupancy has rows for it. Per SIMD: max and the
  *   time-weighted mean over that CU's [first start, last end].
  * - Per CU: mean waves per SIMD over the CU's own [first start, last end]
- *   (§6.3; the spread is the min/max of those means) and over the dispatch
+ *   (docs/occupancy.md#resident-waves; the spread is the min/max of those means) and over the dispatch
  *   span (aligned: global [first start, last end] over all SEs; unaligned:
  *   the span of the CU's SE), which also counts the time a CU sat empty.
  * - Low-occupancy fraction (kreport's own): over the target CUs, Σ cycles of
@@ -47,7 +47,7 @@ typedef struct an_occupancy_opts {
     const char *target;      /* --target override ("gfx950"), NULL for detection */
 } an_occupancy_opts;
 
-/* Limiters in report and tie order (§12.2). */
+/* Limiters in report and tie order (docs/occupancy.md#limits). */
 typedef enum an_occ_lim {
     AN_LIM_VGPR = 0, AN_LIM_SGPR, AN_LIM_LDS, AN_LIM_WG, AN_LIM_COUNT
 } an_occ_lim;
@@ -69,7 +69,7 @@ typedef struct an_occ_kernel {
     int64_t codeobj;
     uint64_t vaddr;
 
-    /* §12.3 ISA high-water marks over the kernel's instruction rows. */
+    /* docs/occupancy.md#register-counts ISA high-water marks over the kernel's instruction rows. */
     uint32_t isa_v, isa_a, isa_s;
 
     /* Inputs; -1 when unknown. */
@@ -82,7 +82,7 @@ typedef struct an_occ_kernel {
     int64_t grid_size;               /* work-items in the grid (x·y·z) */
     int64_t workgroups;              /* Π ceil(grid_i / wg_i) */
 
-    /* §12.2 */
+    /* docs/occupancy.md#limits */
     uint8_t under_report;            /* gfx950, accum 0, ISA mark > reported arch */
     uint8_t isa_above_reported;      /* ISA floor raised V_total */
     uint32_t v_total;                /* unified VGPRs after corrections */
@@ -102,7 +102,7 @@ typedef struct an_occ_kernel {
     int64_t next_sgpr_max;           /* -1 when no S allows w + 1 or at max */
     int64_t next_lds_max;            /* static LDS bytes per WG allowed for w + 1, -1 n/a */
 
-    /* Grid limit (§12.2 last paragraph). */
+    /* Grid limit (docs/occupancy.md#limits last paragraph). */
     int64_t cu_count;                /* from the agent, -1 unknown */
     int64_t wg_per_cu_limit;         /* waves_per_simd / waves_per_simd_per_wg, -1 unknown */
     int64_t wg_per_cu_grid;          /* ceil(workgroups / cu_count), -1 unknown */
@@ -139,7 +139,7 @@ typedef struct an_occ_se {
 
 typedef struct an_occ_achieved {
     uint8_t present;                 /* occupancy.json with rows */
-    uint8_t aligned;                 /* times shifted by the §7.4 offsets */
+    uint8_t aligned;                 /* times shifted by the docs/formats.md#se-alignment offsets */
     uint8_t has_target;
     uint32_t target_cu;
     uint32_t simds_per_cu;           /* agent simd_per_cu, else 4 */
@@ -159,8 +159,8 @@ typedef struct an_occ_achieved {
 typedef struct an_occupancy {
     char *target;                    /* "gfx950", "unknown gfx9" (malloc) */
     const char *target_source;       /* "option", "results.json", "agent_info.csv", "isa-heuristic", "none" */
-    uint8_t modelled;                /* target is a gfx9 (CDNA) part §12 models */
-    int64_t lds_per_cu;              /* bytes, §12.1 */
+    uint8_t modelled;                /* target is a gfx9 (CDNA) part docs/occupancy.md models */
+    int64_t lds_per_cu;              /* bytes, docs/occupancy.md#hardware-parameters */
     int64_t cu_count;                /* agent, -1 unknown */
     const char *agent_source;        /* "results.json", "agent_info.csv", NULL */
     an_occ_kernel *kernels; size_t nkernels;
@@ -169,11 +169,11 @@ typedef struct an_occupancy {
     const char *verdict;             /* see the header comment */
 } an_occupancy;
 
-/* §12.3 ISA high-water marks of one ISA text, merged into *v, *a, *s
+/* docs/occupancy.md#register-counts ISA high-water marks of one ISA text, merged into *v, *a, *s
  * (each = max register index + 1 seen, unchanged when none). */
 void an_occ_isa_marks(const char *isa, uint32_t *v, uint32_t *a, uint32_t *s);
 
-/* §12.2 pieces, exposed for tests and other modules. */
+/* docs/occupancy.md#limits pieces, exposed for tests and other modules. */
 uint32_t an_occ_w_vgpr(uint32_t v_total);
 uint32_t an_occ_w_sgpr(uint32_t sgpr);
 

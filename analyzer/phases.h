@@ -3,14 +3,14 @@
  * ranges, and per-wave iteration counts and iteration costs from the
  * dynamic streams (kreport's own analysis).
  *
- * Loops. A BRANCH row (§8.1) whose target lies at or before it is a back
+ * Loops. A BRANCH row (docs/instruction-classes.md) whose target lies at or before it is a back
  * edge. The target comes from the ISA text (`s_branch` / `s_cbranch_*`
  * simm16 operand: target vaddr = vaddr + 4 + 4 × sign-extended simm16, the
  * SOPP encoding) when it names an instruction row of the same kernel;
  * otherwise (label operands, s_setpc_b64 …) from the streams: the row of
  * the record after a taken (category JUMP) execution. Back edges to the same
  * head form one loop, range [head, last back edge] in row order (rows of a
- * kernel are in address order, §2.4). Loops whose ranges partly overlap are
+ * kernel are in address order, docs/formats.md#label-rows). Loops whose ranges partly overlap are
  * merged; a loop inside another is nested (depth = number of enclosing
  * loops).
  *
@@ -31,7 +31,7 @@
  * entered at its exit test) runs as an entry stub until the first back edge
  * and is no iteration. iterations = entries at the head + taken back edges.
  * The cost of an iteration is prev_done after its last record
- * minus prev_done before its first (prev_done as in §4.3: latest completion
+ * minus prev_done before its first (prev_done as in docs/formats.md#per-row-sums: latest completion
  * so far, from wave.begin), so consecutive iterations tile the wave's time.
  * First iteration = the first of each entry; steady state = the others.
  * The stub and the wave's time outside a loop belong to no iteration.

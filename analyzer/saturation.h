@@ -1,6 +1,6 @@
 /* saturation.h — can the dispatch fill the GPU? The check AGENTS.md of the
- * hub asks for before a capture is called "primary" (FORMATS.md §11.2,
- * §12.2 last paragraph).
+ * hub asks for before a capture is called "primary" (docs/formats.md#example-folders,
+ * docs/occupancy.md#limits last paragraph).
  *
  * Inputs from the occupancy analysis (analyzer/occupancy.h, its primary
  * kernel): workgroups, work-items per workgroup, waves per workgroup, the

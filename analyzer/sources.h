@@ -1,4 +1,4 @@
-/* sources.h — PC → source attribution (FORMATS.md §2.3–§2.5, §3).
+/* sources.h — PC → source attribution (docs/formats.md#source-chains, docs/formats.md#source-snapshots).
  *
  * Per source line (path, line) over instruction rows (labels excluded):
  * inclusive cost (every distinct frame of a row's chain gets the row's
@@ -15,7 +15,7 @@
  * target = vaddr + 4 + 4 × simm16), so a kernel compiled without line tables
  * still splits into hot regions.
  *
- * Mapping quality: mapped k/N (§2.5: N excludes label rows), distinct
+ * Mapping quality: mapped k/N (docs/formats.md#mapped-rows: N excludes label rows), distinct
  * innermost lines, and the distribution of weight = Hit + Stall per row over
  * distinct innermost lines (rows of weight 0 ignored): top-1 share and the
  * effective number of lines exp(H), H = −Σ p ln p (natural log). Both are
@@ -42,15 +42,15 @@ typedef struct an_sources_opts {
 
 void an_sources_opts_default(an_sources_opts *o);
 
-/* Why a line has no snippet (§3.2, §3.3). */
+/* Why a line has no snippet (docs/formats.md#resolving-frames, docs/formats.md#snapshot-safety). */
 typedef enum an_src_why {
     AN_SRC_RESOLVED = 0,
     AN_SRC_NO_SNAPSHOTS,     /* the capture has no snapshots.json */
     AN_SRC_NOT_IN_TREE,      /* the path is not in snapshots.json */
-    AN_SRC_UNSAFE,           /* leaf name rejected by §3.3, not opened */
+    AN_SRC_UNSAFE,           /* leaf name rejected by docs/formats.md#snapshot-safety, not opened */
     AN_SRC_MISSING,          /* leaf recorded but the copy was not read */
     AN_SRC_OUT_OF_RANGE,     /* line beyond the copy's last line */
-    AN_SRC_UNPARSED          /* frame without ":line" (§2.3) */
+    AN_SRC_UNPARSED          /* frame without ":line" (docs/formats.md#source-chains) */
 } an_src_why;
 
 /* Short English reason ("no snapshots.json", ...). */

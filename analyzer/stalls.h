@@ -1,13 +1,13 @@
 /* stalls.h — where the stall cycles of the code table went, two ways.
  *
  * Kept rows (both taxonomies): code rows whose LineNumber is not 0. This is
- * the hub analyzer's rule (FORMATS.md §8.5): it drops the first label row
+ * the hub analyzer's rule (docs/hotspots.md#hub-analyzer): it drops the first label row
  * only; labels of later kernels are kept and carry zero counts. Line 0 is
- * the "unknown PC" line (§4.1), so a consistent file has no counts there.
+ * the "unknown PC" line (docs/formats.md#instruction-records), so a consistent file has no counts there.
  * total_cycles = Σ Latency and total_stall = Σ Stall over kept rows; each
  * taxonomy below distributes exactly total_stall.
  *
- * (a) The hub's `hotspot_analyzer.py`, exactly (§8.5): bucket by substring
+ * (a) The hub's `hotspot_analyzer.py`, exactly (docs/hotspots.md#hub-analyzer): bucket by substring
  *     tests on the lower-cased ISA text, first match wins:
  *       1 "s_waitcnt" and "vmcnt"            vmem_wait      "VMEM-wait"
  *       2 "s_waitcnt" and "lgkmcnt"          lds_smem_wait  "LDS/SMEM-wait"
@@ -29,7 +29,7 @@
  *     stalls). Top instructions: kept rows with Stall > 0 by Stall
  *     descending, row order for ties. Lower-casing is ASCII only.
  *
- * (b) kreport's taxonomy, from the row's class (§8.1) and, for WAITCNT rows,
+ * (b) kreport's taxonomy, from the row's class (docs/instruction-classes.md) and, for WAITCNT rows,
  *     the counters its text names (an_wait_parse). Per kept row with
  *     Stall > 0, the first matching rule decides:
  *       WAITCNT naming a vector-memory counter (vmcnt, vscnt; gfx12 loadcnt,
@@ -93,7 +93,7 @@ typedef enum an_stall_kind {
 const char *an_stall_kind_key(unsigned k);      /* "wait_vmcnt", "wait_vmcnt+lgkmcnt", ... */
 an_stall_kind an_stall_kind_of(const kr_code_row *r);
 
-/* Memory counters a wait instruction names (ISA background: §8.3). */
+/* Memory counters a wait instruction names (ISA background: docs/waits.md#producer-links). */
 typedef enum an_wait_counter {
     AN_CNT_VMCNT = 0, AN_CNT_LGKMCNT, AN_CNT_EXPCNT, AN_CNT_VSCNT,      /* gfx9-11 */
     AN_CNT_LOADCNT, AN_CNT_STORECNT, AN_CNT_SAMPLECNT, AN_CNT_BVHCNT,   /* gfx12 */

@@ -13,7 +13,7 @@ const char *an_state_key(unsigned s)
     return s < KR_STATE_COUNT ? kr_state_name(s) : (s == AN_STATE_OTHER ? "OTHER" : "?");
 }
 
-/* Raw and clipped sums of one wave's timeline (§4.4). */
+/* Raw and clipped sums of one wave's timeline (docs/formats.md#timeline). */
 void an_states_wave(const kr_wave *w, an_state_sums *s)
 {
     memset(s, 0, sizeof *s);
@@ -117,7 +117,7 @@ int an_states_finish(const kr_capture *c, const an_state_sums *per_wave, const s
     memset(out, 0, sizeof *out);
     out->waves = c->nwaves;
 
-    /* §8.2 activity split over instruction rows. */
+    /* docs/stalls.md#issue-stall-and-idle activity split over instruction rows. */
     for (size_t i = 0; i < c->nrows; i++) {
         const kr_code_row *r = &c->rows[i];
         if (r->is_label)

@@ -1,8 +1,8 @@
-/* states.h — wave-state breakdown (FORMATS.md §4.4) and the Issue / Stall /
- * Idle activity split of the code table (§8.2).
+/* states.h — wave-state breakdown (docs/formats.md#timeline) and the Issue / Stall /
+ * Idle activity split of the code table (docs/stalls.md#issue-stall-and-idle).
  *
  * Timeline entry i of a wave covers [begin + Σ cycles of entries 0..i−1,
- * + cycles). Per state the cycles are summed two ways (§4.4 "Clamping"):
+ * + cycles). Per state the cycles are summed two ways (docs/formats.md#timeline "Clamping"):
  *   raw      — as written (what wstates files, the viewer and the hub's
  *              REPORT percentages use);
  *   clipped  — each entry intersected with [begin, end) (drops the 0–4 cycle
@@ -36,7 +36,7 @@ typedef struct an_states_scope {
     an_state_sums sums;
 } an_states_scope;
 
-/* §8.2 over code rows (labels excluded): per row active = Latency,
+/* docs/stalls.md#issue-stall-and-idle over code rows (labels excluded): per row active = Latency,
  * stall = min(Stall, Latency), issue = active − stall, idle = Idle; then
  * summed. total = active + idle; shares are of total. */
 typedef struct an_activity {

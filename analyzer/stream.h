@@ -1,12 +1,12 @@
 /* stream.h — the analyses of `kreport analyze` fed while the wave files
- * load (ARCHITECTURE.md "Streaming"), so the records of a capture need not
+ * load (docs/architecture.md#streaming), so the records of a capture need not
  * all be in memory at once.
  *
  * an_stream_sink gives the loader a wave sink (bundle/model.h). For every
  * wave it runs the wave-dependent analyses into per-thread accumulators:
  * record counts (totals, classes), timeline sums (states), waitcnt links
  * (waits) and loop iterations (phases); for every group (all waves of one
- * (SE, SIMD) pair) the hidden latency of the scope (§8.4). After the load,
+ * (SE, SIMD) pair) the hidden latency of the scope (docs/hidden-latency.md). After the load,
  * an_analyze_stream merges the accumulators in worker order and runs
  * everything else as an_analyze does; the result is the same as an_analyze
  * on the fully loaded capture, whatever the thread count.

@@ -1,9 +1,9 @@
-/* validate.c — see validate.h. Each check_* function implements the §13
- * rows named in its comment; section numbers are FORMATS.md's.
+/* validate.c — see validate.h. Each check_* function implements the docs/validate.md
+ * rows named in its comment; section numbers are docs/formats.md's.
  *
- * Layout: finding bookkeeping (budget per check, §13 order); helpers shared
- * with info (target, symbol join, ISA marks, span); capture checks in §13
- * order (folder, code rows, per-wave records and timelines, waitcnt, §4.3
+ * Layout: finding bookkeeping (budget per check, docs/validate.md order); helpers shared
+ * with info (target, symbol join, ISA marks, span); capture checks in docs/validate.md
+ * order (folder, code rows, per-wave records and timelines, waitcnt, docs/formats.md#per-row-sums
  * sums, wstates, occupancy, realtime, results); an_validate; example-folder
  * checks (V-20, V-22). */
 #include "analyzer/validate.h"
@@ -20,7 +20,7 @@
 #include "analyzer/wstates_calc.h"
 #include "common/err.h"
 
-/* §13 ids in table order; findings are sorted by this order. */
+/* docs/validate.md ids in table order; findings are sorted by this order. */
 enum {
     V1, V2, V2a, V2b, V3, V4, V4a, V5, V6, V6a, V7, V8, V8a, V8b, V8c, V8d, V9, V10,
     V11, V11a, V12, V13, V14, V15, V16, V16a, V17, V18, V18a, V19, V20,
@@ -298,7 +298,7 @@ int an_validate_reg_counts(const kr_capture *c, const kr_code_row *label, an_reg
     return 0;
 }
 
-/* §12.3 patterns: a register letter not preceded by a word character,
+/* docs/occupancy.md#register-counts patterns: a register letter not preceded by a word character,
  * followed by digits not followed by a word character, or by [lo:hi]. */
 static void marks_of_text(const char *t, an_isa_marks *m)
 {
@@ -426,7 +426,7 @@ static void check_folder(vctx *x)
         add(x, V1, AN_SEV_INFO, "code.json", "no code rows (\"code\": null or empty)");
     for (size_t i = 0; i < c->nextra_files; i++)
         if (!wave_like(c->extra_files[i]))
-            add(x, V1, AN_SEV_INFO, c->extra_files[i], "file not described by FORMATS.md §1.2 (ignored)");
+            add(x, V1, AN_SEV_INFO, c->extra_files[i], "file not described by `kreport help formats` (ignored)");
 
     for (size_t i = 0; i < c->nwave_refs; i++) {
         const kr_wave_ref *r = &c->wave_refs[i];
@@ -618,7 +618,7 @@ static void check_code(vctx *x)
     }
 }
 
-/* The category a §8.1 class allows (§8.1 compatibility table). */
+/* The category a docs/instruction-classes.md class allows (docs/instruction-classes.md compatibility table). */
 static int class_allows(kr_class cls, unsigned cat)
 {
     if (cat == KR_CAT_CONTEXT)
@@ -646,7 +646,7 @@ typedef struct sums {
     uint64_t known_records;
 } sums;
 
-/* V-8, V-8a..d, V-9, V-11, V-11a, V-17 per wave; accumulates §4.3 sums. */
+/* V-8, V-8a..d, V-9, V-11, V-11a, V-17 per wave; accumulates docs/formats.md#per-row-sums sums. */
 static void check_wave(vctx *x, size_t wi, sums *s)
 {
     const kr_capture *c = x->c;
@@ -699,7 +699,7 @@ static void check_wave(vctx *x, size_t wi, sums *s)
         /* V-8 */
         if (r->line == 0) {
             add(x, V8, AN_SEV_WARNING, LOC("%s $.wave.instructions[%zu][4]", f, i), "line 0: unknown PC");
-            continue;   /* §4.3: skipped entirely */
+            continue;   /* docs/formats.md#per-row-sums: skipped entirely */
         }
         s->known_records++;
         const kr_code_row *row = kr_capture_row(c, r->line);
@@ -715,7 +715,7 @@ static void check_wave(vctx *x, size_t wi, sums *s)
             add(x, V17, AN_SEV_WARNING, LOC("%s $.wave.instructions[%zu][1]", f, i),
                 "category %s not allowed for %s (%s)", kr_cat_name(r->cat), row->mnemonic ? row->mnemonic : "",
                 kr_class_name(row->cls));
-        /* §4.3 */
+        /* docs/formats.md#per-row-sums */
         size_t ri = (size_t)(row - c->rows);
         s->hit[ri] += 1;
         s->lat[ri] += r->dur;
@@ -845,7 +845,7 @@ static void check_waitcnt(vctx *x, size_t wi)
     if (!r.supported) {
         if (w->nwaits > 0)
             add(x, V12, AN_SEV_WARNING, LOC("%s $.wave.waitcnt", f),
-                "gfxip %" PRId64 " has no waitcnt algorithm (§8.3); %zu stored entries not checked", c->gfxip,
+                "gfxip %" PRId64 " has no waitcnt algorithm (`kreport help waits`); %zu stored entries not checked", c->gfxip,
                 w->nwaits);
         an_waitcnt_free(&r);
         return;
@@ -1331,7 +1331,7 @@ static void check_report_labels(vctx *x, const char *text)
                     q++;
                 if (strncmp(text + q, "EXEC", 4) == 0 && !is_word((unsigned char)text[q + 4])) {
                     add(x, V22, AN_SEV_INFO, LOC("REPORT.md line %zu", line_of(text, p)),
-                        "calls state 1 EXEC: the states are 1 IDLE, 2 EXEC, 3 WAIT, 4 STALL (FORMATS §4.4); "
+                        "calls state 1 EXEC: the states are 1 IDLE, 2 EXEC, 3 WAIT, 4 STALL (`kreport help wave-states`); "
                         "the report's state names are off by one");
                     return;
                 }
@@ -1341,7 +1341,7 @@ static void check_report_labels(vctx *x, const char *text)
             !is_word((unsigned char)text[p + 5])) {
             add(x, V22, AN_SEV_INFO, LOC("REPORT.md line %zu", line_of(text, p)),
                 "mentions a SLEEP state, which does not exist: the states are 1 IDLE, 2 EXEC, 3 WAIT, 4 STALL "
-                "(FORMATS §4.4); the report's state names are off by one");
+                "(`kreport help wave-states`); the report's state names are off by one");
             return;
         }
     }
@@ -1489,10 +1489,10 @@ int an_validate_example(const an_example_facts *f, const an_validate_opts *opts,
     ctx.max = opts && opts->max_per_check ? opts->max_per_check : DEFAULT_MAX_PER_CHECK;
 
     if (!f->has_readme)
-        add(x, V20, AN_SEV_WARNING, "README.md", "missing (§11.2)");
+        add(x, V20, AN_SEV_WARNING, "README.md", "missing (`kreport help formats`)");
     if (!f->has_report)
         add(x, V20, AN_SEV_WARNING, "REPORT.md",
-            "missing (§11.2): write the analysis (AGENTS.md Step 9), or start from `kreport analyze EXAMPLE "
+            "missing (`kreport help formats`): write the analysis (AGENTS.md Step 9), or start from `kreport analyze EXAMPLE "
             "--format md`");
     for (size_t i = 0; i < f->nlabels; i++) {
         const an_example_label *l = &f->labels[i];

@@ -1,4 +1,4 @@
-/* validate.h — the offline invariants of FORMATS.md §13 as named checks.
+/* validate.h — the offline invariants of docs/validate.md as named checks.
  *
  * an_validate runs every check the model supports over one loaded capture
  * and returns a list of findings {id "V-10", severity, location, message}.
@@ -9,10 +9,10 @@
  * Findings are bounded: at most max_per_check occurrences are listed per
  * (check, severity) and capture, followed by one summary finding counting
  * the rest; the error/warning/info totals count every occurrence (listed or
- * not, summary findings excluded). Findings come in §13 order, then in
+ * not, summary findings excluded). Findings come in docs/validate.md order, then in
  * discovery order. The same file also holds the helpers info and validate
- * share: target detection (§12.6), the kernel-symbol join (§9.3), ISA
- * register marks (§12.3) and the time span (§7.3, §7.4). */
+ * share: target detection (docs/occupancy.md#target-detection), the kernel-symbol join (docs/formats.md#joining-a-capture), ISA
+ * register marks (docs/occupancy.md#register-counts) and the time span (docs/formats.md#clock, docs/formats.md#se-alignment). */
 #ifndef KR_ANALYZER_VALIDATE_H
 #define KR_ANALYZER_VALIDATE_H
 
@@ -42,7 +42,7 @@ typedef struct an_validation {
 
 typedef struct an_validate_opts {
     size_t max_per_check;    /* 0: 20 */
-    const char *target;      /* --target override (§12.6 step 1), NULL when none */
+    const char *target;      /* --target override (docs/occupancy.md#target-detection step 1), NULL when none */
 } an_validate_opts;
 
 /* Runs all checks. Returns 0, or KR_INTERNAL when memory ran out. out must
@@ -51,7 +51,7 @@ int an_validate(const kr_capture *c, const an_validate_opts *opts, an_validation
 void an_validation_free(an_validation *v);
 const char *an_severity_name(an_severity s);   /* "error", "warning", "info" */
 
-/* ---- example folders (§11.2): V-20, V-22 ----
+/* ---- example folders (docs/formats.md#example-folders): V-20, V-22 ----
  * The caller (cli) gathers the facts from the file system; the checks stay
  * pure. */
 typedef struct an_example_label {
@@ -68,7 +68,7 @@ typedef struct an_example_facts {
     size_t nlabels;
     const char *const *readme_missing;   /* names README.md mentions that exist nowhere in the example */
     size_t nreadme_missing;
-    /* Publishing checks V-20a .. V-20f (§11.2 and the hub's AGENTS.md). */
+    /* Publishing checks V-20a .. V-20f (docs/formats.md#example-folders and the hub's AGENTS.md). */
     const char *readme_text;             /* README.md, NULL when absent */
     const struct an_example_capture *captures;   /* in bundle_example_scan order */
     size_t ncaptures;
@@ -92,7 +92,7 @@ typedef struct an_example_facts {
  *          line of README.md or REPORT.md names its label together with
  *          "underfilled" (I when one does)
  * V-20f W  compute_viewer/<label>_results.json has no GPU agent with the
- *          capture's handle (§9.3: it comes from another run) */
+ *          capture's handle (docs/formats.md#joining-a-capture: it comes from another run) */
 typedef struct an_example_capture {
     const char *label, *folder;
     uint8_t shell;                       /* no waves */
@@ -118,7 +118,7 @@ void an_readme_names(const char *text, void (*fn)(void *ctx, const char *name), 
 
 /* ---- helpers shared with info ---- */
 
-/* GPU target (§12.6): override, the results.json GPU agent with the
+/* GPU target (docs/occupancy.md#target-detection): override, the results.json GPU agent with the
  * capture's handle, the GPU rows of an agent_info CSV, then the ISA
  * heuristic. name NULL when unknown (then "unknown gfx9" etc. in source). */
 typedef struct an_target {
@@ -132,7 +132,7 @@ void an_validate_target(const kr_capture *c, const char *override_name, an_targe
 /* Symbol name of a label row ("; name" -> "name"). */
 const char *an_label_name(const kr_code_row *label);
 
-/* The results.json kernel symbol of a label row (§9.3 step 2), or NULL. */
+/* The results.json kernel symbol of a label row (docs/formats.md#joining-a-capture step 2), or NULL. */
 const kr_kernel_symbol *an_validate_symbol(const kr_capture *c, const kr_code_row *label);
 
 /* Register counts rocprofv3 reported for the kernel of a label row: the
@@ -144,14 +144,14 @@ typedef struct an_reg_counts {
 } an_reg_counts;
 int an_validate_reg_counts(const kr_capture *c, const kr_code_row *label, an_reg_counts *out);
 
-/* ISA high-water marks (§12.3) over the instruction rows of the kernel of
+/* ISA high-water marks (docs/occupancy.md#register-counts) over the instruction rows of the kernel of
  * label row index `label` (rows up to the next label). */
 typedef struct an_isa_marks { uint32_t v, a, s; } an_isa_marks;
 void an_validate_isa_marks(const kr_capture *c, size_t label, an_isa_marks *out);
 
 /* Time span of the waves: raw = max(end) - min(begin) over per-SE clocks;
- * aligned = max(end + offset) - min(begin + offset) with the §7.4 SE offsets
- * (valid when has_aligned); clock_mhz = the measured shader clock (§7.3),
+ * aligned = max(end + offset) - min(begin + offset) with the docs/formats.md#se-alignment SE offsets
+ * (valid when has_aligned); clock_mhz = the measured shader clock (docs/formats.md#clock),
  * 0 when unknown; us = the aligned span (or the raw one when all waves share
  * one SE) at that clock, valid when has_us. No waves: everything 0. */
 typedef struct an_span {

@@ -1,4 +1,4 @@
-/* waitcnt.c — see waitcnt.h. Rules: FORMATS.md §8.3 (the writer's
+/* waitcnt.c — see waitcnt.h. Rules: docs/waits.md#producer-links (the writer's
  * waitcnt/{analysis,gfx9,gfx10,gfx12}.cpp); every test below is on the full
  * ISA text, case-sensitive, as the writer does it. */
 #include "analyzer/waitcnt.h"

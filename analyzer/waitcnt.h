@@ -1,11 +1,11 @@
 /* waitcnt.h — waitcnt producer links recomputed from one wave's records
- * (FORMATS.md §8.3), the same algorithm the ATT writer uses to fill
- * wave.waitcnt (§4.5).
+ * (docs/waits.md#producer-links), the same algorithm the ATT writer uses to fill
+ * wave.waitcnt (docs/formats.md#waitcnt-arrays).
  *
  * Per wave, in record order: memory instructions push their LineNumber into
  * the FIFO of their counter; each s_waitcnt / s_wait* execution releases the
  * oldest entries beyond the count it waits for. The classifier is the
- * writer's own (not §8.1), one per family: gfxip 9, gfxip 10/11, gfxip 12.
+ * writer's own (not docs/instruction-classes.md), one per family: gfxip 9, gfxip 10/11, gfxip 12.
  * Other gfxip values have no algorithm (the writer then writes null).
  *
  * The result uses the flattened layout of kr_wave (waits + producers), so it
@@ -39,7 +39,7 @@ typedef struct an_waitcnt {
     uint32_t *producer_recs;
 } an_waitcnt;
 
-/* Runs §8.3 for gfxip over records insts[0..n). Records with line 0 (unknown
+/* Runs docs/waits.md#producer-links for gfxip over records insts[0..n). Records with line 0 (unknown
  * PC) are skipped. Returns 0, or KR_INTERNAL when memory runs out (out is
  * then empty). out must be released with an_waitcnt_free. */
 int an_waitcnt_links(int64_t gfxip, const kr_inst *insts, size_t n,
@@ -56,7 +56,7 @@ int an_waitcnt_is_producer(int64_t gfxip, const char *isa);
 /* 1 if the ISA text is classified as a wait (WAITCNT) for gfxip. */
 int an_waitcnt_is_wait(int64_t gfxip, const char *isa);
 
-/* The count a wait text asks for on counter `name` (§8.3 step 1): the
+/* The count a wait text asks for on counter `name` (docs/waits.md#producer-links step 1): the
  * writer's extraction rule, 0 when the name is absent. */
 int64_t an_waitcnt_extract(const char *isa, const char *name);
 

@@ -274,7 +274,7 @@ typedef struct lvec {
 } lvec;
 
 /* A wait text naming two or more counters can release through each of them
- * on one execution (two entries with the same wait line, §4.5). */
+ * on one execution (two entries with the same wait line, docs/formats.md#waitcnt-arrays). */
 static int names_several_counters(const char *isa)
 {
     static const char *const names[] = {"vmcnt", "lgkmcnt", "vscnt", "loadcnt", "storecnt",
@@ -543,7 +543,7 @@ static int place(fifos *f, const kr_capture *c, const kr_wave *w, const kr_wait_
             nwaits = 0;                  /* reset what was set, then fail */
         }
     }
-    /* A record's row is its line's row (§4.1: kr_inst.row is the row of
+    /* A record's row is its line's row (docs/formats.md#instruction-records: kr_inst.row is the row of
      * the LineNumber, KR_ROW_NONE for line 0, unknown lines and labels), so
      * when every watched line has an instruction row, only records of the
      * watched rows can be executions of watched lines and the scan filters

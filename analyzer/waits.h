@@ -1,9 +1,9 @@
 /* waits.h — why a wait is hot: per s_waitcnt row, the producers it waited
  * on, how early they issued and how much of their latency stayed exposed
- * (kreport's own analysis over the links of FORMATS.md §4.5 / §8.3).
+ * (kreport's own analysis over the links of docs/formats.md#waitcnt-arrays / docs/waits.md#producer-links).
  *
  * Links. Per wave, the wave file's stored `waitcnt` array when present
- * (kr_wave.has_waitcnt), otherwise the §8.3 recomputation
+ * (kr_wave.has_waitcnt), otherwise the docs/waits.md#producer-links recomputation
  * (analyzer/waitcnt.h, which gives the records directly; gfxip 9-12 only).
  * A link joins one dynamic execution of a wait to one dynamic execution of
  * a producer. A stored array names LineNumbers only, so it is placed on
@@ -11,7 +11,7 @@
  * that an entry repeating the previous entry's wait line stays on the same
  * execution when the wait names two or more counters and every producer of
  * the entry has an unreleased execution before it (the second counter of a
- * combined wait, §4.5); each producer on the oldest not yet released
+ * combined wait, docs/formats.md#waitcnt-arrays); each producer on the oldest not yet released
  * execution of its row before the wait (the counters release oldest
  * first). On every hub capture this placement reproduces the records the
  * recomputation links (tests/unit/test_an_waits.c); `validate` compares
@@ -53,7 +53,7 @@
  * Orders: waits by stall descending, then vaddr, then row index; producers
  * of a wait and the capture-wide producer ranking by attributed stall
  * descending, then waited (links) descending, then vaddr, then row. Every
- * executed WAITCNT row (§8.1) is listed; executions and stall are the row's
+ * executed WAITCNT row (docs/instruction-classes.md) is listed; executions and stall are the row's
  * code.json Hit and Stall. The distances of a wait's producers and the
  * order statistics of the capture-wide producers are computed for the
  * first n entries of their rankings (the reported ones); the others have
@@ -83,7 +83,7 @@ typedef struct an_waits_opts {
 typedef enum an_links_source {
     AN_LINKS_NONE = 0,               /* no stored array and no algorithm for the gfxip */
     AN_LINKS_STORED,                 /* every wave had a stored array */
-    AN_LINKS_COMPUTED,               /* no wave had one: recomputed (§8.3) */
+    AN_LINKS_COMPUTED,               /* no wave had one: recomputed (docs/waits.md#producer-links) */
     AN_LINKS_MIXED                   /* some of each */
 } an_links_source;
 const char *an_links_source_id(an_links_source s);   /* "none", "stored", "computed", "mixed" */

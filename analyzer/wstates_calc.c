@@ -1,4 +1,4 @@
-/* wstates_calc.c — see wstates_calc.h. The event rule is §5 verbatim: per
+/* wstates_calc.c — see wstates_calc.h. The event rule is docs/formats.md#wave-state-curves verbatim: per
  * timeline entry (s, c) starting at t, +1 at t and -1 at t + c in the list of
  * state s; sort by time; one output step per distinct time holding the
  * running sum after all events at that time (so the tie order cannot

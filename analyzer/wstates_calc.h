@@ -1,5 +1,5 @@
 /* wstates_calc.h — recompute the wstates<k>.json curves from the wave
- * timelines (FORMATS.md §5): for each state k, the number of traced waves in
+ * timelines (docs/formats.md#wave-state-curves): for each state k, the number of traced waves in
  * state k as a step function of raw (unaligned) per-SE time, summed over all
  * SEs, exactly as the ATT writer builds it. Used by validate [V-13]. */
 #ifndef KR_ANALYZER_WSTATES_CALC_H

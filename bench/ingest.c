@@ -1,4 +1,4 @@
-/* ingest.c — wave-file ingest throughput (ARCHITECTURE.md "Speed"), the
+/* ingest.c — wave-file ingest throughput (docs/architecture.md#speed), the
  * helper behind bench/ingest.
  *
  *   bench_ingest LABEL DIR [LABEL DIR ...]
@@ -207,7 +207,7 @@ static uint64_t rng(void)
     return x * 0x2545F4914F6CDD1Dull;
 }
 
-/* One wave of about `target` bytes with the shape of §4: records
+/* One wave of about `target` bytes with the shape of docs/formats.md#wave-files: records
  * [time, category, stall, duration, line], a timeline, waitcnt entries. */
 static int write_wave(const char *path, unsigned se, unsigned simd, unsigned slot, size_t target)
 {

@@ -9,7 +9,7 @@
  *     a path longer than KR_MAX_ARCHIVE_PATH;
  *   - symbolic links are refused, whatever they point to: nothing in a
  *     capture, example or run directory needs one, and refusing them makes
- *     §3.3 snapshot safety hold by construction;
+ *     docs/formats.md#snapshot-safety snapshot safety hold by construction;
  *   - a hard link must name a regular file stored earlier in the archive and
  *     becomes a copy of it (its bytes count against the limits); any other
  *     hard link is refused;

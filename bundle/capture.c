@@ -1,10 +1,10 @@
-/* capture.c — assembling a capture folder into the model (FORMATS.md §1);
+/* capture.c — assembling a capture folder into the model (docs/formats.md#capture-folder);
  * see capture.h.
  *
- * filenames.json (§1.3) is read first: it names the wave files. Then one
- * kr_parallel_for batch loads everything else at once: code.json (§2), the
- * wstates (§5), occupancy (§6), realtime (§7), snapshots (§3), the results
- * and CSVs found beside the folder (§9.3, §10) and every wave file (§4).
+ * filenames.json (docs/formats.md#wave-index) is read first: it names the wave files. Then one
+ * kr_parallel_for batch loads everything else at once: code.json (docs/formats.md#code-table), the
+ * wstates (docs/formats.md#wave-state-curves), occupancy (docs/formats.md#occupancy-events), realtime (docs/formats.md#realtime-samples), snapshots (docs/formats.md#source-snapshots), the results
+ * and CSVs found beside the folder (docs/formats.md#joining-a-capture, docs/formats.md#rocprofv3-csvs) and every wave file (docs/formats.md#wave-files).
  * Each task writes only its own slot: the wave files their kr_wave, the
  * other files a private kr_capture ("side") with its own arena, since arenas
  * are not thread-safe. After the batch the sides are moved into the capture
@@ -80,7 +80,7 @@ static int take_u64(const char **p, uint64_t *v)
     return 1;
 }
 
-/* ^ui_output_agent_([0-9]+)_dispatch_([0-9]+)(.*)$ (§1.1). The dispatch
+/* ^ui_output_agent_([0-9]+)_dispatch_([0-9]+)(.*)$ (docs/formats.md#capture-folder). The dispatch
  * digits are greedy, so the suffix never starts with a digit. */
 static void parse_folder_name(kr_capture *c)
 {
@@ -101,7 +101,7 @@ static void parse_folder_name(kr_capture *c)
     c->suffix = p;               /* points into c->folder */
 }
 
-/* The example label from <example>/att_viewer/<label>/<capture> (§11), or NULL. */
+/* The example label from <example>/att_viewer/<label>/<capture> (docs/formats.md#run-directories), or NULL. */
 static const char *label_from_path(kr_arena *a, const char *path)
 {
     const char *comp[3] = {NULL, NULL, NULL};    /* last three components */
@@ -244,7 +244,7 @@ typedef struct batch {
     char **rbuf;
     size_t *rcap;
     spare_pool *pool;            /* streamed loads that drop records; else NULL */
-    uint32_t *line_row;          /* LineNumber -> row of its records (§4.1), */
+    uint32_t *line_row;          /* LineNumber -> row of its records (docs/formats.md#instruction-records), */
     size_t nline_row;            /* built once code.json is loaded */
     atomic_int code_ready;       /* line_row is ready */
     struct stream_job *job;      /* streamed loads (bundle_opts.sink) with waves; else NULL */
@@ -254,7 +254,7 @@ struct stream_job;
 static void stream_open(struct stream_job *j, int ok);
 static void stream_task(struct stream_job *j, size_t k, int worker);
 
-/* Record → row (§4.1): line 0, unknown lines and label rows → none. */
+/* Record → row (docs/formats.md#instruction-records): line 0, unknown lines and label rows → none. */
 static uint32_t row_of_line(const kr_capture *code, uint32_t line)
 {
     const kr_code_row *row = kr_capture_row(code, line);
@@ -854,7 +854,7 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
     return rc;
 }
 
-/* ---- the inventory of files no rule names (§1.2) ---- */
+/* ---- the inventory of files no rule names (docs/formats.md#capture-files) ---- */
 
 static int match_se_pattern(const char *name, const char *prefix, const char *mid, const char *suffix)
 {
@@ -946,7 +946,7 @@ static int list_extra_files(kr_capture *c, kr_err *err)
     return rc;
 }
 
-/* §7.4, V-16a: alignment needs realtime samples for every SE that has waves
+/* docs/formats.md#se-alignment, V-16a: alignment needs realtime samples for every SE that has waves
  * or occupancy rows. */
 static void check_alignment_coverage(kr_capture *c)
 {

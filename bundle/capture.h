@@ -25,7 +25,7 @@ typedef struct bundle_opts {
     int no_discover;             /* do not look for results/CSVs beside the folder
                                     (results_path is still loaded when given) */
     int skip_wstates;            /* do not read wstates<k>.json: analyses derive state
-                                    curves from the wave timelines (FORMATS §5);
+                                    curves from the wave timelines (docs/formats.md#wave-state-curves);
                                     only validate compares against the files */
     int jansson_waves;           /* parse wave files with the jansson reference */
     const struct bundle_source *src;   /* where dir lies (bundle/source.h); NULL: the filesystem */
@@ -41,7 +41,7 @@ int bundle_capture_load(const char *dir, const bundle_opts *opts, kr_capture **o
  * also owns arenas that are not in the kr_capture). NULL is a no-op. */
 void bundle_capture_free(kr_capture *c);
 
-/* 1 if dir holds filenames.json (how a capture folder is recognised, §1.1). */
+/* 1 if dir holds filenames.json (how a capture folder is recognised, docs/formats.md#capture-folder). */
 int bundle_is_capture_dir(const char *dir);
 int bundle_is_capture_dir_src(const struct bundle_source *src, const char *dir);
 

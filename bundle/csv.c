@@ -1,4 +1,4 @@
-/* csv.c — see csv.h. RFC 4180 with the choices listed there (FORMATS.md §10.1). */
+/* csv.c — see csv.h. RFC 4180 with the choices listed there (docs/formats.md#rocprofv3-csvs). */
 #include "bundle/csv.h"
 
 #include <stdio.h>

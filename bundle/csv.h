@@ -1,4 +1,4 @@
-/* csv.h — a generic RFC 4180 reader (FORMATS.md §10.1).
+/* csv.h — a generic RFC 4180 reader (docs/formats.md#rocprofv3-csvs).
  *
  * Comma separator; fields optionally quoted with `"`, a quote inside a quoted
  * field written `""`; quoted fields may hold commas and line breaks; lines end

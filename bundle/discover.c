@@ -1,4 +1,4 @@
-/* discover.c — see discover.h. Rules: FORMATS.md §9.3, §10, §11.
+/* discover.c — see discover.h. Rules: docs/formats.md#joining-a-capture, docs/formats.md#rocprofv3-csvs, docs/formats.md#run-directories.
  *
  * Search order for what lies beside a capture: directories first (the
  * capture's parent, then the databases in its sub-folders that are no
@@ -230,7 +230,7 @@ static int attach_explicit(kr_capture *c, const char *path, kr_err *err)
         bundle_csv_type k = bundle_csv_kind_of(&t, base);
         if (k == BUNDLE_CSV_UNKNOWN)
             rc = kr_err_set(err, KR_INPUT, path, NULL,
-                            "neither a rocprofv3 results.json nor a rocprofv3 CSV with a known header (§10)");
+                            "neither a rocprofv3 results.json nor a rocprofv3 CSV with a known header (`kreport help formats`)");
         else
             rc = attach_csv(c, &t, k, err);
     }
@@ -346,7 +346,7 @@ static int add_dir_and_passes(candidates *cs, const char *dir, int dir_rank, con
     return rc;
 }
 
-/* §9.3 step 1: only a results.json with a GPU agent of the capture's handle. */
+/* docs/formats.md#joining-a-capture step 1: only a results.json with a GPU agent of the capture's handle. */
 static int try_results(kr_capture *c, const candidate *cd, char *sniff, kr_err *err)
 {
     long got = bundle_source_read_prefix(c->source, cd->path, sniff, SNIFF_BYTES);
@@ -494,7 +494,7 @@ int bundle_attach_results(kr_capture *c, const char *results_path, kr_err *err)
     return rc;
 }
 
-/* ---- example folders (§11.2) ---- */
+/* ---- example folders (docs/formats.md#example-folders) ---- */
 
 static int is_capture(const bundle_source *src, const char *dir)
 {
@@ -546,7 +546,7 @@ int bundle_example_scan_src(const bundle_source *src, const char *dir, bundle_ex
     char av[PATH_CAP], p[PATH_CAP];
     kr_path_join(av, sizeof av, dir, "att_viewer");
     if (bundle_source_kind_of(src, av) != BUNDLE_SRC_DIR)
-        return kr_err_set(err, KR_INPUT, dir, NULL, "not an example folder: no att_viewer/ directory (§11.2)");
+        return kr_err_set(err, KR_INPUT, dir, NULL, "not an example folder: no att_viewer/ directory (`kreport help formats`)");
     bundle_example *ex = calloc(1, sizeof *ex);
     if (!ex)
         return kr_err_set(err, KR_INTERNAL, dir, NULL, "out of memory");

@@ -1,8 +1,8 @@
 /* discover.h — finding what belongs with a capture, and example folders.
  *
- * Content decides, not names (FORMATS.md §11): a folder with filenames.json
+ * Content decides, not names (docs/formats.md#run-directories): a folder with filenames.json
  * is a capture; a JSON file with "rocprofiler-sdk-tool" is a results.json; a
- * CSV is classified by its header (§10). */
+ * CSV is classified by its header (docs/formats.md#rocprofv3-csvs). */
 #ifndef KR_BUNDLE_DISCOVER_H
 #define KR_BUNDLE_DISCOVER_H
 
@@ -18,7 +18,7 @@
  * (its parent: a rocprofv3 run directory) and, for a hub example layout
  * (<example>/att_viewer/<label>/<capture>), in <example>/compute_viewer/:
  * a results.json is attached only if one of its GPU agents has the capture's
- * agent handle (§9.3: never borrow another run's file); CSVs prefixed with the
+ * agent handle (docs/formats.md#joining-a-capture: never borrow another run's file); CSVs prefixed with the
  * label (<label>_agent_info.csv) are preferred over discover_*.csv. Every
  * counter_collection CSV found (also in pass_<N>/ and pmc_<N>/ subfolders of
  * those directories, rocprofv3's multi-pass layout) is appended to

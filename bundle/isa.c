@@ -1,4 +1,4 @@
-/* isa.c — see isa.h. The rule numbers are those of FORMATS.md §8.1. */
+/* isa.c — see isa.h. The rule numbers are those of docs/instruction-classes.md. */
 #include "bundle/isa.h"
 
 #include <ctype.h>

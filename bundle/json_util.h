@@ -1,7 +1,7 @@
 /* json_util.h — helpers shared by the small-file loaders.
  *
  * The capture's small files (filenames.json, code.json, wstates, occupancy,
- * realtime, snapshots; FORMATS.md §1-§3, §5-§7) are parsed with jansson into a
+ * realtime, snapshots; docs/formats.md#capture-folder, docs/formats.md#wave-state-curves) are parsed with jansson into a
  * DOM and walked with the typed getters below. A walk carries a bundle_jctx:
  * the file name for errors and the JSON path of the value being read
  * (`$.code[12][6]`, `$.wave_filenames.1.0`), pushed and popped as the walk
@@ -146,7 +146,7 @@ int bundle_err_prefix(kr_err *err, int rc, const char *what);
 int bundle_decimal_key(const char *key, uint64_t max, uint64_t *out);
 
 /* 1 if s is a plain file name inside a folder: non-empty, no '/', no '\\',
- * not "." or ".." (NUL cannot occur in a C string). FORMATS.md §1.3, §3.3. */
+ * not "." or ".." (NUL cannot occur in a C string). docs/formats.md#wave-index, docs/formats.md#snapshot-safety. */
 int bundle_plain_file_name(const char *s);
 
 #endif

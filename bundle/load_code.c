@@ -1,4 +1,4 @@
-/* load_code.c — code.json (FORMATS.md §2); see load_code.h.
+/* load_code.c — code.json (docs/formats.md#code-table); see load_code.h.
  *
  * Two parsers build the same model: bundle_parse_code streams the text with
  * the scanner (pass 1 validates it and lists the top-level members,
@@ -16,7 +16,7 @@
 #include "bundle/json_util.h"
 #include "common/limits.h"
 
-/* Column names of the three known layouts (§2.2). */
+/* Column names of the three known layouts (docs/formats.md#code-columns). */
 enum col {
     COL_ISA, COL_ZERO, COL_LINE, COL_SOURCE, COL_CODEOBJ, COL_VADDR,
     COL_HIT, COL_LATENCY, COL_STALL, COL_IDLE,
@@ -162,7 +162,7 @@ int bundle_parse_frames(kr_arena *a, const char *source, kr_frame **frames, uint
         const char *q = strstr(p, sep);
         size_t len = q ? (size_t)(q - p) : strlen(p);
         if (len > 0) {
-            /* line = digits after the last ':' (§2.3) */
+            /* line = digits after the last ':' (docs/formats.md#source-chains) */
             size_t colon = len;
             for (size_t i = len; i > 0; i--)
                 if (p[i - 1] == ':') {
@@ -221,7 +221,7 @@ static kr_class classify_cached(class_cache *cc, const char *mn)
 }
 
 /* What every row derives from its cells: mnemonic, class, label flag and
- * frames (§2.3, §2.4, §8.1). */
+ * frames (docs/formats.md#source-chains, docs/formats.md#label-rows, docs/instruction-classes.md). */
 static int row_finish(kr_capture *c, class_cache *cc, kr_code_row *row, const char *fname, kr_err *err)
 {
     if (!row->isa || !row->source)
@@ -239,7 +239,7 @@ static int row_finish(kr_capture *c, class_cache *cc, kr_code_row *row, const ch
     return 0;
 }
 
-/* The line map, duplicate LineNumbers (§2.4, V-6) and each row's kernel;
+/* The line map, duplicate LineNumbers (docs/formats.md#label-rows, V-6) and each row's kernel;
  * fills c->rows, c->line_to_row. line_col is the LineNumber column. */
 static int rows_finish(kr_capture *c, kr_code_row *rows, size_t n, int line_col, const char *fname, kr_err *err)
 {
@@ -266,7 +266,7 @@ static int rows_finish(kr_capture *c, kr_code_row *rows, size_t n, int line_col,
         map[l] = (int32_t)i;
     }
     /* Kernel of each row: the nearest label row at or before it in
-     * LineNumber order (§2.4). */
+     * LineNumber order (docs/formats.md#label-rows). */
     uint32_t kernel = UINT32_MAX;
     for (size_t l = 0; l < nmap; l++) {
         if (map[l] < 0)
@@ -283,7 +283,7 @@ static int rows_finish(kr_capture *c, kr_code_row *rows, size_t n, int line_col,
     return 0;
 }
 
-/* Layout from the header's names (§2.2). */
+/* Layout from the header's names (docs/formats.md#code-columns). */
 static kr_code_layout layout_of(const header_map *h)
 {
     if (h->pos[COL_SERVICE] >= 0 || h->pos[COL_ISSUED] >= 0 || h->pos[COL_STALLED] >= 0 || h->pos[COL_NOT_ISSUED] >= 0)
@@ -664,7 +664,7 @@ static int scan_row(bundle_scan *s, kr_capture *c, class_cache *cc, const header
     return row_finish(c, cc, row, s->fname, err);
 }
 
-/* The header (§2.2) at the scanner: a comma-separated string or an array of
+/* The header (docs/formats.md#code-columns) at the scanner: a comma-separated string or an array of
  * names; messages as parse_header's. */
 static int scan_header(bundle_scan *s, header_map *h, kr_err *err)
 {

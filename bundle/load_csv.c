@@ -1,4 +1,4 @@
-/* load_csv.c — see load_csv.h. Column names and dialects: FORMATS.md §10. */
+/* load_csv.c — see load_csv.h. Column names and dialects: docs/formats.md#rocprofv3-csvs. */
 #include "bundle/load_csv.h"
 
 #include <stdio.h>
@@ -217,7 +217,7 @@ static int oom(const bundle_csv *t, kr_err *err)
     return kr_err_set(err, KR_INTERNAL, t->path, NULL, "out of memory");
 }
 
-/* ---- kernel_trace (§10.2) ---- */
+/* ---- kernel_trace (docs/formats.md#kernel-trace-csv) ---- */
 
 enum {
     KT_AGENT, KT_DISPATCH, KT_KERNEL_ID, KT_NAME, KT_CORR, KT_START, KT_END,
@@ -331,7 +331,7 @@ int bundle_kernel_trace_from_csv(kr_arena *a, const bundle_csv *t, kr_kernel_tra
     return 0;
 }
 
-/* ---- agent_info (§10.3) ---- */
+/* ---- agent_info (docs/formats.md#agent-info-csv) ---- */
 
 enum {
     AI_NODE, AI_LNODE, AI_TYPE, AI_NAME, AI_PRODUCT, AI_GFX, AI_CU, AI_SIMD_PER_CU, AI_WPS, AI_WPC,
@@ -381,7 +381,7 @@ int bundle_agent_info_from_csv(kr_arena *a, const bundle_csv *t, kr_agent_info *
     return 0;
 }
 
-/* ---- kernel_stats / domain_stats (§10.4) ---- */
+/* ---- kernel_stats / domain_stats (docs/formats.md#stats-csvs) ---- */
 
 enum { KS_NAME, KS_CALLS, KS_TOTAL, KS_AVG, KS_PCT, KS_MIN, KS_MAX, KS_STDDEV, KS_N };
 
@@ -419,7 +419,7 @@ int bundle_kernel_stats_from_csv(kr_arena *a, const bundle_csv *t, kr_kernel_sta
     return 0;
 }
 
-/* ---- counter_collection (§10.5) ---- */
+/* ---- counter_collection (docs/formats.md#counter-collection-csv) ---- */
 
 enum { CC_DISPATCH, CC_NAME, CC_COUNTER, CC_VALUE, CC_START, CC_END, CC_N };
 

@@ -1,4 +1,4 @@
-/* load_csv.h — the rocprofv3 CSVs (FORMATS.md §10.2–§10.5) on top of bundle/csv.h.
+/* load_csv.h — the rocprofv3 CSVs (docs/formats.md#kernel-trace-csv) on top of bundle/csv.h.
  *
  * Columns are found by header name, ignoring ASCII case (`rocpd convert`
  * writes Lds_Block_Size, Vgpr_Count, ...): order is free, unknown extra columns are
@@ -19,11 +19,11 @@
 
 typedef enum bundle_csv_type {
     BUNDLE_CSV_UNKNOWN = 0,
-    BUNDLE_CSV_KERNEL_TRACE,        /* §10.2, both dialects */
-    BUNDLE_CSV_KERNEL_STATS,        /* §10.4 */
-    BUNDLE_CSV_DOMAIN_STATS,        /* §10.4, same header as kernel_stats */
-    BUNDLE_CSV_AGENT_INFO,          /* §10.3 */
-    BUNDLE_CSV_COUNTER_COLLECTION,  /* §10.5, both dialects */
+    BUNDLE_CSV_KERNEL_TRACE,        /* docs/formats.md#kernel-trace-csv, both dialects */
+    BUNDLE_CSV_KERNEL_STATS,        /* docs/formats.md#stats-csvs */
+    BUNDLE_CSV_DOMAIN_STATS,        /* docs/formats.md#stats-csvs, same header as kernel_stats */
+    BUNDLE_CSV_AGENT_INFO,          /* docs/formats.md#agent-info-csv */
+    BUNDLE_CSV_COUNTER_COLLECTION,  /* docs/formats.md#counter-collection-csv, both dialects */
     BUNDLE_CSV_ROCPROF_V1           /* rocprof v1/v2 results.csv (KernelName, BeginNs, EndNs): recognised to be
                                        refused by name (bundle_csv_refusal), never read */
 } bundle_csv_type;
@@ -43,14 +43,14 @@ bundle_csv_type bundle_csv_kind(const char *const *header, size_t n);
  * "kernel_stats" or "domain_stats" decides; one ending in another "_stats.csv"
  * gives BUNDLE_CSV_UNKNOWN. Otherwise content decides: domain_stats when there
  * is at least one row and every Name is an upper-case identifier (tracing
- * domains such as "KERNEL_DISPATCH", §10.4), else kernel_stats. */
+ * domains such as "KERNEL_DISPATCH", docs/formats.md#stats-csvs), else kernel_stats. */
 bundle_csv_type bundle_csv_kind_of(const bundle_csv *t, const char *name_hint);
 
 /* The message for a CSV kreport recognises but does not read (a rocprof
  * v1/v2 results.csv), or NULL for every other kind. */
 const char *bundle_csv_refusal(bundle_csv_type k);
 
-/* counter_collection.csv rows (§10.5); the model keeps them per process. */
+/* counter_collection.csv rows (docs/formats.md#counter-collection-csv); the model keeps them per process. */
 typedef struct bundle_counter_csv {
     const char *path;
     uint8_t old_dialect;             /* no Start_Timestamp / Accum_VGPR_Count */

@@ -1,4 +1,4 @@
-/* load_filenames.c — filenames.json (FORMATS.md §1.3); see load_filenames.h. */
+/* load_filenames.c — filenames.json (docs/formats.md#wave-index); see load_filenames.h. */
 #include "bundle/load_filenames.h"
 
 #include <stdlib.h>
@@ -167,7 +167,7 @@ int bundle_parse_filenames(kr_capture *c, const char *data, size_t len, const ch
     if ((rc = bundle_jkey_str(&j, root, "version", 0, &s)))
         goto out;
     c->version = s ? kr_arena_strdup(&c->arena, s) : NULL;
-    c->gfxip = 9;                       /* the writer's default (§1.3) */
+    c->gfxip = 9;                       /* the writer's default (docs/formats.md#wave-index) */
     if ((rc = bundle_jkey_i64(&j, root, "gfxip", 0, &c->gfxip)))
         goto out;
     s = NULL;

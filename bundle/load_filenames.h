@@ -1,5 +1,5 @@
 /* load_filenames.h — filenames.json, the file that identifies a capture
- * folder (FORMATS.md §1.3).
+ * folder (docs/formats.md#wave-index).
  *
  * Fills c->version, gfxip, gfxv, counter_names and wave_refs (the
  * wave_filenames tree SE → SIMD → slot → N → [file, begin, end], flattened

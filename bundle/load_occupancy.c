@@ -1,4 +1,4 @@
-/* load_occupancy.c — occupancy.json (FORMATS.md §6.1); see load_occupancy.h.
+/* load_occupancy.c — occupancy.json (docs/formats.md#occupancy-events); see load_occupancy.h.
  *
  * bundle_parse_occupancy streams the text with the scanner (pass 1 validates
  * it and lists the top-level members, bundle_jtop_read; pass 2 walks them in
@@ -24,7 +24,7 @@ static int disp_cmp(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Row cells (§6.1): upper bounds of the first six, names of all eleven. */
+/* Row cells (docs/formats.md#occupancy-events): upper bounds of the first six, names of all eleven. */
 static const int64_t cell_hi[6] = {INT64_MAX, UINT32_MAX, UINT8_MAX, UINT8_MAX, 1, UINT32_MAX};
 static const char *const cell_names[11] = {"time", "cu", "simd", "slot", "start", "kernel id",
     "me_id", "pipe_id", "is_ext", "workgroup_id", "cluster_id"};

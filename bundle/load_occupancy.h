@@ -1,4 +1,4 @@
-/* load_occupancy.h — occupancy.json (FORMATS.md §6.1).
+/* load_occupancy.h — occupancy.json (docs/formats.md#occupancy-events).
  *
  * Decimal SE keys → rows [time, cu, simd, slot, start, kernel id] of 6 or 11
  * integers (other lengths are input errors; positions 6-10 are type-checked

@@ -1,4 +1,4 @@
-/* load_realtime.c — realtime.json (FORMATS.md §7); see load_realtime.h. */
+/* load_realtime.c — realtime.json (docs/formats.md#realtime-samples); see load_realtime.h. */
 #include "bundle/load_realtime.h"
 
 #include <stdlib.h>

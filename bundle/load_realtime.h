@@ -1,11 +1,11 @@
-/* load_realtime.h — realtime.json and the clocks derived from it (FORMATS.md §7).
+/* load_realtime.h — realtime.json and the clocks derived from it (docs/formats.md#realtime-samples).
  *
  * Keys `SE<n>` (n < KR_MAX_SE) hold [shader_clock, realtime_clock] samples,
  * each a pair of non-negative 64-bit integers (realtime values exceed 2^47;
  * never read through a double); `metadata` holds `frequency` (Hz) and
  * `descriptor`; other keys are ignored. Fills c->realtime and derives, with
- * bundle_realtime_derive, the measured shader clock (§7.3) and kreport's
- * canonical cross-SE alignment offsets (§7.4). Allocates in c->arena. */
+ * bundle_realtime_derive, the measured shader clock (docs/formats.md#clock) and kreport's
+ * canonical cross-SE alignment offsets (docs/formats.md#se-alignment). Allocates in c->arena. */
 #ifndef KR_BUNDLE_LOAD_REALTIME_H
 #define KR_BUNDLE_LOAD_REALTIME_H
 

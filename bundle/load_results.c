@@ -1,4 +1,4 @@
-/* load_results.c — see load_results.h. Keys and dialects: FORMATS.md §9. */
+/* load_results.c — see load_results.h. Keys and dialects: docs/formats.md#results-json. */
 #include "bundle/load_results.h"
 
 #include <jansson.h>
@@ -681,7 +681,7 @@ static int build_strings(ctx *c, json_t *pj, const char *path, kr_process *p)
         p->natt_filenames = n;
     }
     /* Real files: an array of strings indexed by code object id; the schema:
-     * {key, value} objects (§9.2 dialect notes). Checked, not kept. */
+     * {key, value} objects (docs/formats.md#results-json dialect notes). Checked, not kept. */
     snaps = child(strs, "code_object_snapshot_filenames");
     if (snaps) {
         if (json_is_array(snaps)) {

@@ -1,6 +1,6 @@
-/* load_results.h — rocprofv3 results.json (FORMATS.md §9).
+/* load_results.h — rocprofv3 results.json (docs/formats.md#results-json).
  *
- * Recognition (§9.1): an object with a "rocprofiler-sdk-tool" array, one
+ * Recognition (docs/formats.md#results-json): an object with a "rocprofiler-sdk-tool" array, one
  * element per process (all are read). An object with "traceEvents" is the
  * rocprof v1/v2 Chrome-trace format and is rejected naming that format;
  * anything else is rejected as "not a rocprofv3 results.json".
@@ -40,7 +40,7 @@ int bundle_parse_results(kr_arena *a, const char *data, size_t len, const char *
 int bundle_load_results(kr_arena *a, const char *path, kr_results **out, kr_err *err);
 
 /* Like bundle_parse_results, but the model is built in a only when some
- * process has a GPU agent (type 2) with id.handle == gpu_handle (§9.3 step 1);
+ * process has a GPU agent (type 2) with id.handle == gpu_handle (docs/formats.md#joining-a-capture step 1);
  * otherwise returns 0 with *out = NULL and a untouched. The whole file is
  * validated either way. */
 int bundle_parse_results_for_agent(kr_arena *a, const char *data, size_t len, const char *fname,
@@ -58,7 +58,7 @@ const kr_agent *bundle_results_find_agent(const kr_results *r, uint64_t handle);
  * (agent_handle 0 matches any agent), or NULL. */
 const kr_code_object *bundle_results_find_code_object(const kr_results *r, uint64_t agent_handle, int64_t id);
 
-/* Kernel symbol of a code.json label row (§9.3 step 2): code_object_id ==
+/* Kernel symbol of a code.json label row (docs/formats.md#joining-a-capture step 2): code_object_id ==
  * codeobj and kernel_object - code_objects[codeobj].load_delta +
  * kernel_code_entry_byte_offset == vaddr, the code object belonging to
  * agent_handle (0 matches any agent). Looked up by id, never by position.

@@ -1,4 +1,4 @@
-/* load_snapshots.c — snapshots.json and source copies (FORMATS.md §3); see
+/* load_snapshots.c — snapshots.json and source copies (docs/formats.md#source-snapshots); see
  * load_snapshots.h. */
 #include "bundle/load_snapshots.h"
 
@@ -78,7 +78,7 @@ static int snap_cmp(const void *a, const void *b)
     return d ? d : strcmp(x->leaf, y->leaf);
 }
 
-/* Checks one copy (§3.3): returns its resolved path (malloc'd) when it may
+/* Checks one copy (docs/formats.md#snapshot-safety): returns its resolved path (malloc'd) when it may
  * be read, else NULL with s->problem set. real_folder ends without '/'.
  * Files come from src (bundle/source.h): an archive holds no links, so its
  * copies resolve to themselves. */

@@ -1,10 +1,10 @@
-/* load_snapshots.h — snapshots.json and the source copies it names (FORMATS.md §3).
+/* load_snapshots.h — snapshots.json and the source copies it names (docs/formats.md#source-snapshots).
  *
  * The tree maps path elements to sub-trees and, at the last element, to the
  * file name of a copy inside the capture folder. Each leaf becomes a
  * kr_snapshot whose `path` is rebuilt by joining the keys with '/' (the root
  * key "/" gives the leading slash), sorted by (path, leaf). Leaves are
- * untrusted (§3.3): a leaf that is not a plain file name, or whose file
+ * untrusted (docs/formats.md#snapshot-safety): a leaf that is not a plain file name, or whose file
  * resolves (symlinks followed) outside the capture folder, is marked
  * safe = 0 with a problem and never opened; a missing file gets loaded = 0
  * and problem "missing". Neither is a load error. Safe copies up to
@@ -33,7 +33,7 @@ int bundle_parse_snapshots(kr_capture *c, const char *folder, const char *data, 
                            const char *fname, kr_err *err);
 
 /* Sets every parsed frame's (line > 0) snapshot to the index of the loaded
- * snapshot whose path equals the frame's path exactly (§3.2), else -1.
+ * snapshot whose path equals the frame's path exactly (docs/formats.md#resolving-frames), else -1.
  * Unparsed frames (line 0) stay -1. */
 void bundle_snapshots_resolve(kr_capture *c);
 

@@ -1,4 +1,4 @@
-/* load_wave.c — wave files (FORMATS.md §4): the scanner fast path and the
+/* load_wave.c — wave files (docs/formats.md#wave-files): the scanner fast path and the
  * jansson reference, one contract (see load_wave.h).
  *
  * Field ranges: category and timeline state fit uint8_t; stall, duration,
@@ -6,8 +6,8 @@
  * fields (time, begin, end, duration, counts, cycles) accept 0 .. 2^63-1,
  * the integer range JSON parsers (jansson) represent; cu is any int64. The
  * second element of a waitcnt producer pair must be an integer (its value is
- * validate's business, §4.5 [V-12]) and is not stored. `se` is taken from a
- * name of the form "SE<n>" (§4), else 0. Arrays grow geometrically, so memory
+ * validate's business, docs/formats.md#waitcnt-arrays [V-12]) and is not stored. `se` is taken from a
+ * name of the form "SE<n>" (docs/formats.md#wave-files), else 0. Arrays grow geometrically, so memory
  * stays proportional to the bytes actually read; count fields are never
  * trusted for allocation. */
 #include "bundle/load_wave.h"

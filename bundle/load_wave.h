@@ -1,4 +1,4 @@
-/* load_wave.h — wave files se<SE>_sm<SIMD>_sl<SLOT>_wv<N>.json (FORMATS.md §4).
+/* load_wave.h — wave files se<SE>_sm<SIMD>_sl<SLOT>_wv<N>.json (docs/formats.md#wave-files).
  *
  * Two parsers with one contract: the purpose-built streaming scanner (fast
  * path, bundle/scan.c) and a jansson reference. Both fill a kr_wave whose

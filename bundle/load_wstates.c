@@ -1,4 +1,4 @@
-/* load_wstates.c — wstates<k>.json (FORMATS.md §5); see load_wstates.h.
+/* load_wstates.c — wstates<k>.json (docs/formats.md#wave-state-curves); see load_wstates.h.
  *
  * These files are long integer arrays (one entry per state change of every
  * wave), so they go through the streaming scanner (bundle/scan.h) like the

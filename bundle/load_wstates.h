@@ -1,4 +1,4 @@
-/* load_wstates.h — wstates<k>.json, k = 0..4 (FORMATS.md §5).
+/* load_wstates.h — wstates<k>.json, k = 0..4 (docs/formats.md#wave-state-curves).
  *
  * {"name": "wstates1.json", "state": [counts], "time": [cycles]}: fills
  * c->wstates[k] (present = 1); `state` values are int64, `time` values

@@ -2,7 +2,7 @@
  *
  * Loaders (bundle/) fill it; analyzers read it; nothing here points into a
  * file buffer after loading. Everything hangs off one arena per capture and is
- * released by bundle_capture_free. Section references are to FORMATS.md.
+ * released by bundle_capture_free. Section references are to docs/formats.md.
  *
  * This is the only bundle/ header analyzer/ and report/ may include. */
 #ifndef KR_BUNDLE_MODEL_H
@@ -13,7 +13,7 @@
 
 #include "common/arena.h"
 
-/* ---- instruction classes (§8.1), computed once per code row at load ---- */
+/* ---- instruction classes (docs/instruction-classes.md), computed once per code row at load ---- */
 typedef enum kr_class {
     KR_CLASS_LABEL = 0,
     KR_CLASS_WAITCNT,
@@ -33,7 +33,7 @@ typedef enum kr_class {
     KR_CLASS_COUNT
 } kr_class;
 
-/* Trace instruction categories (§4.1). */
+/* Trace instruction categories (docs/formats.md#instruction-records). */
 typedef enum kr_cat {
     KR_CAT_NONE = 0, KR_CAT_SMEM = 1, KR_CAT_SALU = 2, KR_CAT_VMEM = 3,
     KR_CAT_FLAT = 4, KR_CAT_LDS = 5, KR_CAT_VALU = 6, KR_CAT_JUMP = 7,
@@ -41,15 +41,15 @@ typedef enum kr_cat {
     KR_CAT_MESSAGE = 11, KR_CAT_BVH = 12, KR_CAT_COUNT = 13
 } kr_cat;
 
-/* Wave states (§4.4). The hub's hand reports label these off by one. */
+/* Wave states (docs/formats.md#timeline). The hub's hand reports label these off by one. */
 typedef enum kr_state {
     KR_STATE_EMPTY = 0, KR_STATE_IDLE = 1, KR_STATE_EXEC = 2,
     KR_STATE_WAIT = 3, KR_STATE_STALL = 4, KR_STATE_COUNT = 5
 } kr_state;
 
-/* ---- code.json (§2) ---- */
+/* ---- code.json (docs/formats.md#code-table) ---- */
 
-/* One frame of a Source chain (§2.3). line == 0: unparsed frame (no
+/* One frame of a Source chain (docs/formats.md#source-chains). line == 0: unparsed frame (no
  * ":digits"), path then holds the whole frame text. */
 typedef struct kr_frame {
     const char *path;
@@ -73,7 +73,7 @@ typedef struct kr_code_row {
     uint8_t is_label;
     kr_frame *frames;        /* parsed Source chain, innermost first */
     uint32_t nframes;
-    int64_t zero_col;        /* column "_" as written (always 0, §2.2; validate V-4) */
+    int64_t zero_col;        /* column "_" as written (always 0, docs/formats.md#code-columns; validate V-4) */
 } kr_code_row;
 
 typedef enum kr_code_layout {
@@ -83,9 +83,9 @@ typedef enum kr_code_layout {
     KR_LAYOUT_14 = 14        /* ATT + PC sampling */
 } kr_code_layout;
 
-/* ---- wave files (§4) ---- */
+/* ---- wave files (docs/formats.md#wave-files) ---- */
 
-/* One instruction record [time, category, stall, duration, line] (§4.1). */
+/* One instruction record [time, category, stall, duration, line] (docs/formats.md#instruction-records). */
 typedef struct kr_inst {
     uint64_t time;
     uint32_t line;           /* LineNumber as written; 0 = unknown PC */
@@ -101,7 +101,7 @@ typedef struct kr_tl {
     uint8_t state;
 } kr_tl;
 
-/* One waitcnt entry (§4.5): the s_waitcnt row and producers[first .. first+n). */
+/* One waitcnt entry (docs/formats.md#waitcnt-arrays): the s_waitcnt row and producers[first .. first+n). */
 typedef struct kr_wait_entry {
     uint32_t wait_line;
     uint32_t first;
@@ -126,17 +126,17 @@ typedef struct kr_wave {
     size_t nproducers;
     uint8_t has_waitcnt;     /* the file had a non-null waitcnt array */
     uint64_t bytes;          /* size of the wave file */
-    size_t waitcnt_nonzero_lanes;  /* producer pairs whose second element is not 0 (§4.5; validate V-12) */
+    size_t waitcnt_nonzero_lanes;  /* producer pairs whose second element is not 0 (docs/formats.md#waitcnt-arrays; validate V-12) */
 } kr_wave;
 
-/* wave_filenames entry (§1.3). */
+/* wave_filenames entry (docs/formats.md#wave-index). */
 typedef struct kr_wave_ref {
     uint32_t se, simd, slot, id;
     const char *file;
     uint64_t begin, end;
 } kr_wave_ref;
 
-/* ---- wstates (§5) ---- */
+/* ---- wstates (docs/formats.md#wave-state-curves) ---- */
 typedef struct kr_wstates {
     uint8_t present;
     const char *name;
@@ -145,7 +145,7 @@ typedef struct kr_wstates {
     size_t n;
 } kr_wstates;
 
-/* ---- occupancy (§6) ---- */
+/* ---- occupancy (docs/formats.md#occupancy-events) ---- */
 typedef struct kr_occ_row {
     uint64_t time;
     uint32_t cu;
@@ -174,7 +174,7 @@ typedef struct kr_occupancy {
     size_t ndispatches;
 } kr_occupancy;
 
-/* ---- realtime (§7) ---- */
+/* ---- realtime (docs/formats.md#realtime-samples) ---- */
 typedef struct kr_rt_sample { uint64_t shader, realtime; } kr_rt_sample;
 
 typedef struct kr_rt_se {
@@ -189,13 +189,13 @@ typedef struct kr_realtime {
     size_t nses;
     uint64_t frequency;      /* Hz of the realtime clock, 0 when unknown */
     const char *descriptor;
-    /* Derived at load (§7.3, §7.4). */
+    /* Derived at load (docs/formats.md#clock, docs/formats.md#se-alignment). */
     double clock_hz;         /* measured shader clock, 0 when unknown */
     uint8_t aligned;         /* offsets below are valid */
     int64_t se_offset[64];   /* add to a time of SE s to align (kreport canonical) */
 } kr_realtime;
 
-/* ---- snapshots (§3) ---- */
+/* ---- snapshots (docs/formats.md#source-snapshots) ---- */
 typedef struct kr_snapshot {
     const char *path;        /* original path rebuilt from the tree */
     const char *leaf;        /* copy's file name as written */
@@ -208,7 +208,7 @@ typedef struct kr_snapshot {
     const char *problem;     /* why not loaded/unsafe, NULL when fine */
 } kr_snapshot;
 
-/* ---- results.json (§9) ---- */
+/* ---- results.json (docs/formats.md#results-json) ---- */
 typedef struct kr_agent {
     uint64_t handle;
     int64_t type;            /* 1 CPU, 2 GPU */
@@ -252,7 +252,7 @@ typedef struct kr_counter_value {
     const char *kernel_name;
     const char *counter;
     double value;
-    uint64_t start_ns, end_ns;   /* counter_collection.csv timestamps, 0 when absent (§10.5) */
+    uint64_t start_ns, end_ns;   /* counter_collection.csv timestamps, 0 when absent (docs/formats.md#counter-collection-csv) */
 } kr_counter_value;
 
 typedef struct kr_process {
@@ -271,7 +271,7 @@ typedef struct kr_results {
     size_t nprocs;
 } kr_results;
 
-/* ---- rocprofv3 CSVs (§10) ---- */
+/* ---- rocprofv3 CSVs (docs/formats.md#rocprofv3-csvs) ---- */
 typedef enum kr_agent_index { KR_AGENT_NUMERIC = 0, KR_AGENT_RELATIVE, KR_AGENT_TYPED } kr_agent_index;
 
 typedef struct kr_kernel_trace {
@@ -330,7 +330,7 @@ typedef struct kr_capture {
     uint64_t agent_handle, dispatch_id;
     const char *suffix;      /* free-form suffix after the dispatch id */
 
-    /* filenames.json (§1.3) */
+    /* filenames.json (docs/formats.md#wave-index) */
     const char *version;
     int64_t gfxip;
     const char *gfxv;
@@ -338,7 +338,7 @@ typedef struct kr_capture {
     kr_wave_ref *wave_refs; size_t nwave_refs;
     uint8_t wave_filenames_null;
 
-    /* code.json (§2) */
+    /* code.json (docs/formats.md#code-table) */
     kr_code_layout layout;
     const char *code_version;
     kr_code_row *rows; size_t nrows;
@@ -370,7 +370,7 @@ typedef struct kr_capture {
 
     /* counter_collection.csv rows found beside the capture (its run
      * directory, pass_N/ and pmc_N/ below it, compute_viewer/), all files
-     * appended in discovery order; NULL / 0 when none (§10.5). */
+     * appended in discovery order; NULL / 0 when none (docs/formats.md#counter-collection-csv). */
     kr_counter_value *counters; size_t ncounters;
     const char **counter_paths; size_t ncounter_paths;
 
@@ -379,7 +379,7 @@ typedef struct kr_capture {
     const struct bundle_source *source;
 } kr_capture;
 
-/* Row of a LineNumber, or NULL (line 0 is "unknown PC", §4.1). */
+/* Row of a LineNumber, or NULL (line 0 is "unknown PC", docs/formats.md#instruction-records). */
 static inline const kr_code_row *kr_capture_row(const kr_capture *c, uint32_t line)
 {
     if (line == 0 || line >= c->nline_map || c->line_to_row[line] < 0)
@@ -410,11 +410,11 @@ static inline const char *kr_cat_name(unsigned c)
     return c < KR_CAT_COUNT ? names[c] : "?";
 }
 
-/* ---- wave sinks (ARCHITECTURE.md "Streaming") ----
+/* ---- wave sinks (docs/architecture.md#streaming) ----
  *
  * A loader given a sink hands it the parsed waves group by group instead of
  * keeping them all: a group is every wave of one (SE, SIMD) pair (the scope
- * hidden latency needs together, §8.4), as indices into c->waves in
+ * hidden latency needs together, docs/hidden-latency.md), as indices into c->waves in
  * ascending order, with records mapped to rows and everything but the wave
  * files already in the model. Groups run on the loader's threads; `worker`
  * (0 .. workers-1) indexes per-thread accumulators, which the sink merges

@@ -1,4 +1,4 @@
-/* runs.c — see runs.h (LOOP.md §2, FORMATS.md §9–§11). */
+/* runs.c — see runs.h (docs/compare.md#discovery, docs/formats.md#results-json). */
 #include "bundle/runs.h"
 
 #include <jansson.h>

@@ -1,22 +1,22 @@
 /* runs.h — what one side of `kreport compare` holds: a run directory searched
- * recursively, or a single capture folder (LOOP.md §2 "Discovery",
- * FORMATS.md §10, §11).
+ * recursively, or a single capture folder (docs/compare.md#discovery "Discovery",
+ * docs/formats.md#rocprofv3-csvs, docs/formats.md#run-directories).
  *
  * Content decides, never names (except run.meta and *.log):
  *   benchmark CSV   a *.csv whose header has a column starting `us_` or `err_`
  *                   (and that is no rocprofv3 CSV)
  *   kernel trace    a *.csv classified kernel_trace by bundle_csv_kind_of
- *   kernel stats / agent info   likewise (§10.3, §10.4)
- *   results.json    a *.json with "rocprofiler-sdk-tool" (§9.1); its
+ *   kernel stats / agent info   likewise (docs/formats.md#agent-info-csv, docs/formats.md#stats-csvs)
+ *   results.json    a *.json with "rocprofiler-sdk-tool" (docs/formats.md#results-json); its
  *                   buffer_records.kernel_dispatch records are a kernel
  *                   trace when no kernel_trace CSV lies in the same folder
- *   capture         a folder with filenames.json (§1.1); not descended into;
+ *   capture         a folder with filenames.json (docs/formats.md#capture-folder); not descended into;
  *                   `"code": null` marks an empty shell (listed, not compared)
  *   rocpd database  a file starting with the SQLite header
- *   run.meta        key=value lines (LOOP.md §2)
+ *   run.meta        key=value lines (docs/compare.md#discovery)
  *   log             *.log; its first Traceback/AssertionError line is kept
  *   archive         a file named like an archive (bundle_archive_has_suffix):
- *                   read in place (LOOP.md §2) with every protection of
+ *                   read in place (docs/compare.md#discovery) with every protection of
  *                   bundle/archive.h, and walked as a sub-folder whose
  *                   paths are "<dir>/<name>.tar.zst/<member>"; a hostile
  *                   or unreadable one fails the scan (KR_INPUT naming the

@@ -1,5 +1,5 @@
 /* scan.h — the streaming JSON scanner behind the wave-file loader
- * (FORMATS.md §4; ARCHITECTURE.md "Speed").
+ * (docs/formats.md#wave-files; docs/architecture.md#speed).
  *
  * A pull tokenizer over one in-memory buffer: the caller asks for the value
  * it expects next (object, array, integer, string) and the scanner checks it

@@ -1,6 +1,6 @@
 /* source.h — where the bundle layer's bytes come from: the filesystem or an
  * archive held in memory (bundle/archive.h), behind one interface (the
- * kr_source of ARCHITECTURE.md).
+ * kr_source of docs/architecture.md).
  *
  * Every function takes a `const bundle_source *`; NULL means the
  * filesystem, so code that never sees an archive passes NULL. An archive
@@ -17,7 +17,7 @@
  * capture, example or run directory may be archived with its own folder at
  * the top (`tar -C parent -cf x.tar folder`) or with its contents at the
  * root (`tar -C folder -cf x.tar .`). A capture folder at the root takes
- * its name (agent handle, dispatch id, FORMATS.md §1.1) from the archive's
+ * its name (agent handle, dispatch id, docs/formats.md#capture-folder) from the archive's
  * file name without the archive suffix. */
 #ifndef KR_BUNDLE_SOURCE_H
 #define KR_BUNDLE_SOURCE_H

@@ -1,8 +1,8 @@
 /* cmd_info.c — `kreport info PATH...`: a summary of each capture (or every
- * capture of an example folder): kernel, gfxip and target (§12.6), traced
- * SEs, waves, static instructions, records, source mapping (§2.5), time span
- * raw / aligned (§7.4) and in µs at the measured clock (§7.3), and which
- * files are present, missing or extra (§1.2). Text or `--json`. A run
+ * capture of an example folder): kernel, gfxip and target (docs/occupancy.md#target-detection), traced
+ * SEs, waves, static instructions, records, source mapping (docs/formats.md#mapped-rows), time span
+ * raw / aligned (docs/formats.md#se-alignment) and in µs at the measured clock (docs/formats.md#clock), and which
+ * files are present, missing or extra (docs/formats.md#capture-files). Text or `--json`. A run
  * directory (neither a capture nor an example folder) gets the few lines of
  * cli_run_info instead ("runs" in the JSON).
  *
@@ -31,7 +31,7 @@ static const char *opt_results, *opt_target;
 const cli_opt cmd_info_options[] = {
     {"json", 0, OPT_FLAG, NULL, "print one JSON object (schema kreport.info) instead of text", &opt_json},
     {"results", 0, OPT_STRING, "FILE", "results.json to join instead of searching beside the capture", &opt_results},
-    {"target", 0, OPT_STRING, "NAME", "GPU target (e.g. gfx950) instead of detecting it (FORMATS §12.6)", &opt_target},
+    {"target", 0, OPT_STRING, "NAME", "GPU target (e.g. gfx950) instead of detecting it (`kreport help occupancy`)", &opt_target},
     {"jobs", 'j', OPT_INT, "N", "wave-file parser threads (default: online CPUs)", &opt_jobs},
     {0},
 };
@@ -133,7 +133,7 @@ static void summarize(const kr_capture *c, const char *target_override, summary 
             s->se_traced[c->realtime.ses[i].se] = 1;
     an_validate_span(c, &s->span);
 
-    /* Files (§1.2): what the model says was read, what is expected but
+    /* Files (docs/formats.md#capture-files): what the model says was read, what is expected but
      * absent, and what no rule names. */
     sl_add(&s->present, "filenames.json");
     sl_add(&s->present, "code.json");
@@ -163,7 +163,7 @@ static void summarize(const kr_capture *c, const char *target_override, summary 
         if (sn->loaded) sl_add(&s->present, "%s", sn->leaf);
         else if (sn->safe) sl_add(&s->missing, "%s", sn->leaf);
     }
-    /* Source copies in name order (the tree order is arbitrary, §3.1). */
+    /* Source copies in name order (the tree order is arbitrary, docs/formats.md#source-snapshots). */
     if (s->present.n > p0)
         qsort(s->present.v + p0, s->present.n - p0, sizeof *s->present.v, str_cmp);
     if (s->missing.n > m0)
@@ -232,7 +232,7 @@ static void text_list(const char *title, const strlist *l, size_t skip_from, siz
     printf("\n");
 }
 
-/* "span: R cycles raw, A aligned, U us at F MHz" (§7.3, §7.4). */
+/* "span: R cycles raw, A aligned, U us at F MHz" (docs/formats.md#clock, docs/formats.md#se-alignment). */
 static void print_span(const kr_capture *c, const an_span *sp)
 {
     char us[64], mhz[64];

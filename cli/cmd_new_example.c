@@ -1,16 +1,16 @@
 /* cmd_new_example.c — `kreport new-example RUN_DIR[=LABEL]... -o EXAMPLE_DIR`
- * (or `--into EXAMPLE_DIR`): turns rocprofv3 run directories (FORMATS §11.1),
- * one per label, into the canonical example layout (§11.2, hub AGENTS.md
+ * (or `--into EXAMPLE_DIR`): turns rocprofv3 run directories (docs/formats.md#run-directories),
+ * one per label, into the canonical example layout (docs/formats.md#example-folders, hub AGENTS.md
  * "Output structure"):
  *
  *   att_viewer/<label>/ui_output_*            every capture with waves (empty
  *                                             shells are dropped and named)
- *   att_viewer/<label>/stats_ui_output_*.csv  the per-capture stats CSVs (§2.6)
+ *   att_viewer/<label>/stats_ui_output_*.csv  the per-capture stats CSVs (docs/formats.md#stats-csv)
  *   compute_viewer/<label>_results.json       the run's results.json whose GPU
  *                                             agents hold the captures' handle
  *                                             (any results.json for a run
  *                                             without captures: discovery)
- *   compute_viewer/<label>_<kind>.csv         the run's rocprofv3 CSVs (§10),
+ *   compute_viewer/<label>_<kind>.csv         the run's rocprofv3 CSVs (docs/formats.md#rocprofv3-csvs),
  *                                             by content: agent_info, ...
  *   compute_viewer/discover_*.csv             discovery CSVs, names kept
  *   README.md                                 file list and naming note
@@ -669,7 +669,7 @@ int cmd_new_example(int argc, char **argv)
         free(b);
         if (!kr_is_dir(into) || !bundle_is_example_dir_src(NULL, into))
             rc = kr_err_set(&err, KR_INPUT, into, NULL,
-                            "not an example folder (att_viewer/<label>/ui_output_*, FORMATS §11.2)");
+                            "not an example folder (att_viewer/<label>/ui_output_*, `kreport help formats`)");
         else if (!old_readme(into, oldkernel, sizeof oldkernel) && !o.force)
             rc = kr_err_set(&err, KR_OUTPUT, into, NULL,
                             "README.md was not written by kreport new-example and would be replaced (with "
@@ -683,7 +683,7 @@ int cmd_new_example(int argc, char **argv)
             rc = kr_err_set(&err, KR_INPUT, runs[i].dir, NULL, "not a directory");
         else if (!(rc = walk(runs[i].dir, 0, &runs[i].f, &err)) && !runs[i].f.ncaptures && !runs[i].f.nfiles)
             rc = kr_err_set(&err, KR_INPUT, runs[i].dir, NULL,
-                            "no capture folder (a folder with filenames.json, FORMATS §1.1), CSV or results.json "
+                            "no capture folder (a folder with filenames.json, `kreport help formats`), CSV or results.json "
                             "in the run directory");
     }
 
@@ -718,7 +718,7 @@ int cmd_new_example(int argc, char **argv)
         rc = kr_err_set(&err, KR_INPUT, runs[0].dir, NULL,
                         ncap ? "every capture folder is an empty shell (no waves): nothing to publish; re-capture "
                                "(hub AGENTS.md Gotcha 3)"
-                             : "no capture folder (a folder with filenames.json, FORMATS §1.1) in the run "
+                             : "no capture folder (a folder with filenames.json, `kreport help formats`) in the run "
                                "director%s", npos > 1 ? "ies" : "y");
     if (rc || (rc = list_files(b.stage, &placed, &nplaced, &err)))
         goto done;

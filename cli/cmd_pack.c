@@ -1,6 +1,6 @@
 /* cmd_pack.c — `kreport pack EXAMPLE_DIR -o FILE.tar.zst`: a reproducible
  * archive of an example folder with MANIFEST.json (layout and byte rules:
- * cli/pack.h). The example is validated first (FORMATS §13 and the
+ * cli/pack.h). The example is validated first (docs/validate.md and the
  * publishing checks V-20a..V-20f); an error finding refuses the pack unless
  * --force. */
 #include <stdio.h>
@@ -121,7 +121,7 @@ int cmd_pack(int argc, char **argv)
     kr_err_clear(&err);
     if (!bundle_is_example_dir(root)) {
         kr_err_set(&err, KR_INPUT, root, NULL,
-                   "not an example folder: expected att_viewer/<label>/ui_output_* captures (FORMATS §11.2)");
+                   "not an example folder: expected att_viewer/<label>/ui_output_* captures (`kreport help formats`)");
         return fail(&err);
     }
 

@@ -1,9 +1,9 @@
-/* cmd_synth.c — `kreport synth DIR`: write a synthetic bundle (cli/synth.h). */
+/* cmd_synth.c — `kreport synth DIR`: write a synthetic bundle (synth/synth.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "common/err.h"
 
 static const char *opt_layout;

@@ -1,6 +1,6 @@
 /* cmd_validate.c — `kreport validate PATH...`: loads each capture (or, for an
  * example folder, checks the folder itself [V-20, V-22] and then every
- * capture in it) and prints the §13 findings of analyzer/validate.c, as text
+ * capture in it) and prints the docs/validate.md findings of analyzer/validate.c, as text
  * lines or one JSON object (schema kreport.validate: "captures" and
  * "examples", each with its findings).
  *
@@ -39,7 +39,7 @@ const cli_opt cmd_validate_options[] = {
     {"json", 0, OPT_FLAG, NULL, "print one JSON object (schema kreport.validate) instead of text", &opt_json},
     {"quiet", 'q', OPT_FLAG, NULL, "print only error findings (and the summary lines)", &opt_quiet},
     {"results", 0, OPT_STRING, "FILE", "results.json to join instead of searching beside the capture", &opt_results},
-    {"target", 0, OPT_STRING, "NAME", "GPU target (e.g. gfx950) instead of detecting it (FORMATS §12.6)", &opt_target},
+    {"target", 0, OPT_STRING, "NAME", "GPU target (e.g. gfx950) instead of detecting it (`kreport help occupancy`)", &opt_target},
     {"jobs", 'j', OPT_INT, "N", "wave-file parser threads (default: online CPUs)", &opt_jobs},
     {"max", 0, OPT_INT, "N", "occurrences listed per check and severity (default 20; 0 = default)", &opt_max},
     {0},
@@ -97,7 +97,7 @@ static void subdirs(const char *dir, name_list *out)
 }
 
 /* 1 if file is name or <prefix>_name: rocprofv3 names its outputs
- * <output_file>_<name> (§11.1), so prose about "results.json" is satisfied
+ * <output_file>_<name> (docs/formats.md#run-directories), so prose about "results.json" is satisfied
  * by small_results.json. */
 static int names_match(const char *file, const char *name)
 {
@@ -156,7 +156,7 @@ static char *read_text(const char *path)
     return text;
 }
 
-/* Runs the example-folder checks (§11.2) on root; caps[] are the facts of
+/* Runs the example-folder checks (docs/formats.md#example-folders) on root; caps[] are the facts of
  * ex->captures[]. */
 static int validate_example(const char *root, const bundle_example *ex, const an_example_capture *caps,
                             an_validation *v)
@@ -375,7 +375,7 @@ static void capture_facts(kr_arena *a, const char *root, const char *label, cons
         an_occupancy_free(&occ);
     }
     f->content_digest = content_digest(a, c->dir);
-    /* §9.3: the label's results.json must hold a GPU agent with the handle. */
+    /* docs/formats.md#joining-a-capture: the label's results.json must hold a GPU agent with the handle. */
     char cv[PATH_MAX], name[PATH_MAX], p[PATH_MAX];
     snprintf(name, sizeof name, "%s_results.json", label);
     kr_path_join(p, sizeof p, kr_path_join(cv, sizeof cv, root, "compute_viewer"), name);

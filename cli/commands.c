@@ -20,16 +20,20 @@ const cli_command cli_commands[] = {
      "BEST and CANDIDATE are run directories (searched recursively by content:\n"
      "benchmark CSVs, rocprofv3 kernel traces, results.json, captures, run.meta)\n"
      "or single ui_output folders. The verdict (keep, tie, discard, inconclusive,\n"
-     "split, fail) follows LOOP.md: gate, then the per-call GPU time of the target\n"
-     "kernel, then config classes. With --exit-code the verdict is the exit status.\n"
+     "split, fail) follows the rules of 'kreport help compare': gate, then the\n"
+     "per-call GPU time of the target kernel, then config classes. With\n"
+     "--exit-code the verdict is the exit status.\n"
      "Either side may be an archive (.tar, .tar.gz, .tgz, .tar.xz, .tar.zst, .zip).",
      cmd_compare},
-    {"index", "HUB_DIR", "regenerate the hub README's examples table and HUB_DIR/kernels.json",
+    {"index", "HUB_DIR", "regenerate the hub README's examples table and HUB_DIR/kernels.json, or index analysis.json files",
      "Analyzes the primary capture of every HUB_DIR/examples/<name>/ and writes\n"
      "the table between the lines <!-- kreport:index:begin --> and\n"
      "<!-- kreport:index:end --> of README.md (the rest is kept) and kernels.json\n"
      "(schema kreport.index). A second run changes nothing. Without the markers\n"
-     "nothing is written (exit 3).",
+     "nothing is written (exit 3). With --analyses, HUB_DIR is any folder: every\n"
+     "analysis.json under it (kreport analyze -o, run anywhere) gives one row of\n"
+     "HUB_DIR/INDEX.md and kernels.json, with nothing analyzed again\n"
+     "('kreport help sweep').",
      cmd_index},
     {"info", "PATH [PATH...]", "summarize capture folders and run directories",
      "Prints kernel, target, SEs, waves, instructions, records, source mapping,\n"
@@ -45,8 +49,9 @@ const cli_command cli_commands[] = {
      "or over-compressed data) are refused. Written to a temporary folder in DIR\n"
      "and renamed into place.",
      cmd_unpack},
-    {"validate", "PATH [PATH...]", "check a capture against every offline invariant of FORMATS.md",
-     "Each check is named (V-n), with severity error/warning/info and a location.\n"
+    {"validate", "PATH [PATH...]", "check a capture against every offline invariant of its file formats",
+     "Each check is named (V-n, listed in 'kreport help validate'), with severity\n"
+     "error/warning/info and a location.\n"
      "Exit status 1 when any error is found, 3 when a file cannot be read at all.\n"
      "PATH is a capture folder, an example folder or an archive of one.",
      cmd_validate},

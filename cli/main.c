@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/help.h"
 #include "common/err.h"
 #include "common/outfile.h"
 
@@ -14,8 +15,31 @@ static void usage(FILE *out)
     for (size_t i = 0; i < cli_ncommands; i++)
         fprintf(out, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
     fprintf(out, "\n'kreport help CMD' or 'kreport CMD --help' shows a command's options.\n"
-                 "exit status: 0 ok, 1 finding, 2 usage, 3 input missing or malformed,\n"
+                 "'kreport help TOPIC' shows how kreport reads its inputs and computes its figures:\n");
+    cli_doc_list(out);
+    fprintf(out, "\nexit status: 0 ok, 1 finding, 2 usage, 3 input missing or malformed,\n"
                  "4 output not writable, 5 internal error.\n");
+}
+
+/* `kreport help NAME`: a command's options, a topic's text, or both when
+ * NAME is both (compare, validate). */
+static int help(const char *name)
+{
+    const cli_command *c = cli_find(name);
+    size_t len;
+    const char *doc = cli_doc(name, &len);
+    if (!c && !doc) {
+        fprintf(stderr, "kreport: no command or help topic '%s'; topics:\n", name);
+        cli_doc_list(stderr);
+        return KR_USAGE;
+    }
+    if (c)
+        cli_print_help(c, cli_options_of(c->name), stdout);
+    if (c && doc)
+        fputc('\n', stdout);
+    if (doc)
+        fwrite(doc, 1, len, stdout);
+    return KR_OK;
 }
 
 static int run(int argc, char **argv)
@@ -38,13 +62,7 @@ static int run(int argc, char **argv)
             usage(stdout);
             return KR_OK;
         }
-        const cli_command *c = cli_find(argv[2]);
-        if (!c) {
-            fprintf(stderr, "kreport: unknown command '%s'\n", argv[2]);
-            return KR_USAGE;
-        }
-        cli_print_help(c, cli_options_of(c->name), stdout);
-        return KR_OK;
+        return help(argv[2]);
     }
     const cli_command *c = cli_find(name);
     if (!c) {

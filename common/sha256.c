@@ -1,4 +1,4 @@
-/* sha256.c — see sha256.h. FIPS 180-4 §6.2, written from the standard. */
+/* sha256.c — see sha256.h. FIPS 180-4 docs/formats.md#occupancy-events, written from the standard. */
 #include "common/sha256.h"
 
 #include <string.h>
@@ -77,7 +77,7 @@ void kr_sha256_update(kr_sha256 *s, const void *data, size_t len)
 void kr_sha256_final(kr_sha256 *s, unsigned char digest[32])
 {
     uint64_t bits = s->bytes * 8;
-    /* Padding (§5.1.1): 0x80, zeros to 56 mod 64, the 64-bit length. */
+    /* Padding (docs/formats.md#wave-state-curves.1): 0x80, zeros to 56 mod 64, the 64-bit length. */
     s->block[s->fill++] = 0x80;
     if (s->fill > 56) {
         memset(s->block + s->fill, 0, 64 - s->fill);

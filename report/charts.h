@@ -4,7 +4,7 @@
  * Bounded size: every time series has at most REP_CHART_BINS bins and every
  * heat strip at most REP_CHART_BINS cells, whatever the capture's length, so
  * a chart's bytes depend on the number of SEs, states and strips only (a
- * capture has at most 64 SEs, FORMATS.md §7.4). Bins are whole cycles: the
+ * capture has at most 64 SEs, docs/formats.md#se-alignment). Bins are whole cycles: the
  * width is ceil(span / REP_CHART_BINS) and integrals are kept in integer
  * cycles, so the binned series add up exactly to the unbinned totals. */
 #ifndef KR_REPORT_CHARTS_H
@@ -38,8 +38,8 @@ void rep_timebins_add(const rep_timebins *b, int64_t from, int64_t to, uint64_t 
 /* Cycles in bin k (the last bin may be shorter). */
 uint64_t rep_timebins_len(const rep_timebins *b, size_t k);
 
-/* Waves in each state over time, per SE (FORMATS.md §4.4 timelines; times
- * shifted by the §7.4 offsets when the capture is aligned). Time 0 is the
+/* Waves in each state over time, per SE (docs/formats.md#timeline timelines; times
+ * shifted by the docs/formats.md#se-alignment offsets when the capture is aligned). Time 0 is the
  * earliest wave begin; the span reaches the latest timeline end. */
 typedef struct rep_state_series {
     rep_timebins bins;
@@ -55,8 +55,8 @@ typedef struct rep_state_series {
 int rep_state_series_compute(const kr_capture *c, size_t max_bins, rep_state_series *out);
 void rep_state_series_free(rep_state_series *s);
 
-/* Resident waves over time from occupancy.json (§6.3: per SE, rows by
- * (time, start), ends first; shifted by the §7.4 offsets when aligned).
+/* Resident waves over time from occupancy.json (docs/occupancy.md#resident-waves: per SE, rows by
+ * (time, start), ends first; shifted by the docs/formats.md#se-alignment offsets when aligned).
  * The underfilled tail is [tail_from, last): after the last moment at which
  * the waves resident on all SEs together were at least half their peak
  * (2 × resident ≥ peak); tail_from = last when there is none. */

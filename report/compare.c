@@ -1,5 +1,5 @@
 /* compare.c — COMPARE.md, compare.json and the performance.md row of
- * `kreport compare` (docs/compare.md).
+ * `kreport compare` (docs/compare.md#overall-verdict, docs/compare.md#log-rows).
  *
  * COMPARE.md order: verdict and reasons, warnings, the two sides, the
  * correctness gate, the per-class table, the kernel GPU time, the script
@@ -155,7 +155,7 @@ static void md_verdict(rep_doc *d, const rep_cmp_input *in)
     case AN_V_SPLIT: action = "revert the single-kernel version; if the divergence is stable and explainable, add a specialized kernel with a dispatch rule and compare again"; break;
     case AN_V_FAIL: action = c->fail_kind && !strcmp(c->fail_kind, "gate") ? "repair subflow: up to 3 minimal fixes keeping the hypothesis, each re-benchmarked" : "revert"; break;
     }
-    rep_para(d, "Loop action: %s. Counts as a regression: %s.", action, c->counts_as_regression ? "yes" : "no");
+    rep_para(d, "Loop action (`kreport help compare`): %s. Counts as a regression: %s.", action, c->counts_as_regression ? "yes" : "no");
     md_measured(d, c);
     if (c->warnings.n) {
         rep_para(d, "Warnings:");
@@ -1148,7 +1148,7 @@ int rep_compare_json(const rep_cmp_input *in, kr_buf *out)
     return out->oom ? 5 : 0;
 }
 
-/* ---- performance.md rows (docs/compare.md "Rows") ---- */
+/* ---- performance.md rows (docs/compare.md#log-rows) ---- */
 
 static int row_text(const rep_cmp_input *in, kr_buf *out, const char **none)
 {

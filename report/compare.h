@@ -2,7 +2,7 @@
  * then the per-class table, kernel-time statistics, the trace explanation),
  * compare.json (schema kreport.compare, schema_version 1, every key always
  * present, null when unknown; JSON Schema in report/schema/compare.schema.json)
- * and the performance.md row of LOOP.md §4 (`--row`). */
+ * and the performance.md row of docs/compare.md#log-rows (`--row`). */
 #ifndef KR_REPORT_COMPARE_H
 #define KR_REPORT_COMPARE_H
 

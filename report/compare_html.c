@@ -151,7 +151,7 @@ static int chart_pair_states(const rep_cmp_pair *p, kr_buf *out)
     uint64_t totals[2] = {t->states_total.best, t->states_total.cand};
     rep_hbar_chart ch = {0};
     ch.title = kr_buf_cstr(&title);
-    ch.subtitle = "raw timeline cycles per state (FORMATS.md §4.4) over all waves of each capture";
+    ch.subtitle = "raw timeline cycles per state (kreport help wave-states) over all waves of each capture";
     ch.x_label = "share of the capture's wave-cycles (%)";
     ch.unit = "cycles";
     ch.series = sides;

@@ -1,5 +1,5 @@
-/* md_classes.c — the "Instruction classes" section (FORMATS.md §8.1): one
- * table per capture in the §8.1 display order, the record-level category
+/* md_classes.c — the "Instruction classes" section (docs/instruction-classes.md): one
+ * table per capture in the docs/instruction-classes.md display order, the record-level category
  * check, and for several captures the shares side by side; plus the
  * analysis.json object of one capture. */
 #include "common/fmt.h"

@@ -1,4 +1,4 @@
-/* md_hidden.c — the "Hidden and exposed latency" section (FORMATS.md §8.4,
+/* md_hidden.c — the "Hidden and exposed latency" section (docs/hidden-latency.md,
  * analyzer/hidden.h): totals side by side and the rows ranked by non-hidden
  * latency; plus the analysis.json object of one capture (which also has
  * the sums per instruction class). */

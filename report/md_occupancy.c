@@ -1,4 +1,4 @@
-/* md_occupancy.c — the "Occupancy" section (FORMATS.md §6.3, §12): the
+/* md_occupancy.c — the "Occupancy" section (docs/occupancy.md#resident-waves, docs/occupancy.md): the
  * limiter table (inputs, each W_*, the binding limiter, the next step, the
  * under-report warning and the data source) and the achieved-occupancy
  * table, one column per capture (per kernel when a capture has several);

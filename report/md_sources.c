@@ -1,4 +1,4 @@
-/* md_sources.c — the "Source lines" section (FORMATS.md §2.3–§2.5, §3):
+/* md_sources.c — the "Source lines" section (docs/formats.md#source-chains, docs/formats.md#source-snapshots):
  * mapping quality side by side, then per capture the top source lines with
  * snippets from the capture's source copies and the hottest PC ranges; and
  * the analysis.json object of one capture (every line and every range). */

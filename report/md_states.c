@@ -1,5 +1,5 @@
-/* md_states.c — the "Wave states" section: time per wave state (FORMATS.md
- * §4.4, raw with the clipped totals beside), per SE and SIMD, and the §8.2
+/* md_states.c — the "Wave states" section: time per wave state (
+ * docs/formats.md#timeline, raw with the clipped totals beside), per SE and SIMD, and the docs/stalls.md#issue-stall-and-idle
  * Issue / Stall / Idle split; Markdown side by side for n captures, and the
  * analysis.json object of one capture. */
 #include <stdio.h>
@@ -131,7 +131,7 @@ void rep_md_states(rep_doc *d, const an_states *const *r, const char *const *lab
         scope_table(d, r[i]);
     }
 
-    /* §8.2 activity split. */
+    /* docs/stalls.md#issue-stall-and-idle activity split. */
     rep_heading(d, 3, "Issue, stall and idle");
     nc = 0;
     h[nc] = "part"; align[nc++] = 'l';

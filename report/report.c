@@ -29,7 +29,7 @@ typedef struct facts {
     size_t nses;
     uint32_t ses[64];
     uint64_t span_raw;           /* max(end) - min(begin), raw clocks */
-    uint64_t span_aligned;       /* the same after §7.4 offsets; = raw when not aligned */
+    uint64_t span_aligned;       /* the same after docs/formats.md#se-alignment offsets; = raw when not aligned */
     int aligned;
     double clock_mhz;            /* 0 when unknown */
     uint64_t wave_bytes;
@@ -226,8 +226,8 @@ static void files_section(rep_doc *d, const an_analysis *const *a, const char *c
         rep_code(d, "sh", meta->rerun);
 }
 
-int rep_analysis_markdown_part(const an_analysis *const *a, const char *const *labels, size_t n,
-                               const rep_meta *meta, int part, kr_buf *out)
+int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels, size_t n,
+                          const rep_meta *meta, kr_buf *out)
 {
     if (n == 0)
         return 0;
@@ -258,33 +258,23 @@ int rep_analysis_markdown_part(const an_analysis *const *a, const char *const *l
         ad[i] = &a[i]->advice;
         cp[i] = a[i]->cap;
     }
-    if (part == 0) {
-        header(d, a, labels, n, meta);
-        capture_facts(d, a, labels, n);
-        rep_md_states(d, st, labels, n);
-        rep_md_classes(d, cl, labels, n);
-        rep_md_stalls(d, sl, labels, n);
-        rep_md_occupancy(d, oc, labels, n);
-        rep_md_roofline(d, a, labels, n);
-        rep_md_hotspots(d, hs, labels, n);
-    } else {
-        rep_md_waits(d, wt, labels, n);
-        rep_md_hidden(d, hd, labels, n);
-        rep_md_phases(d, ph, labels, n);
-        rep_md_sources(d, so, labels, n);
-        rep_md_advice(d, ad, cp, labels, n);
-        files_section(d, a, labels, n, meta);
-    }
+    header(d, a, labels, n, meta);
+    capture_facts(d, a, labels, n);
+    rep_md_states(d, st, labels, n);
+    rep_md_classes(d, cl, labels, n);
+    rep_md_stalls(d, sl, labels, n);
+    rep_md_occupancy(d, oc, labels, n);
+    rep_md_roofline(d, a, labels, n);
+    rep_md_hotspots(d, hs, labels, n);
+    rep_md_waits(d, wt, labels, n);
+    rep_md_hidden(d, hd, labels, n);
+    rep_md_phases(d, ph, labels, n);
+    rep_md_sources(d, so, labels, n);
+    rep_md_advice(d, ad, cp, labels, n);
+    files_section(d, a, labels, n, meta);
     rep_doc_markdown(d, out);
     rep_doc_free(d);
     return out->oom ? 5 : 0;
-}
-
-int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels, size_t n,
-                          const rep_meta *meta, kr_buf *out)
-{
-    int rc = rep_analysis_markdown_part(a, labels, n, meta, 0, out);
-    return rc ? rc : rep_analysis_markdown_part(a, labels, n, meta, 1, out);
 }
 
 /* ---- analysis.json ---- */

@@ -18,13 +18,6 @@ typedef struct rep_meta {
 /* Markdown of REPORT.md appended to out. 0 or KR_INTERNAL. */
 int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels, size_t n,
                           const rep_meta *meta, kr_buf *out);
-/* The same in two parts that render independently (side by side in
- * `kreport analyze`): part 0, from the header to the hotspots, then part
- * 1, from the waits to the end. Every section starts with a heading and
- * every block's Markdown ends with its own separator, so part 0's text
- * followed by part 1's is rep_analysis_markdown's. */
-int rep_analysis_markdown_part(const an_analysis *const *a, const char *const *labels, size_t n,
-                               const rep_meta *meta, int part, kr_buf *out);
 /* analysis.json (schema kreport.analysis, schema_version 1) appended to out. */
 int rep_analysis_json(const an_analysis *const *a, const char *const *labels, size_t n,
                       const rep_meta *meta, kr_buf *out);

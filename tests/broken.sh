@@ -5,7 +5,7 @@
 #
 #   @  a load error: exit status 3, the exact first line of stderr listed in
 #      tests/broken/expected.txt (reviewed by hand), and no output file;
-#   !  not an input error by design (FORMATS.md says the loader accepts it and
+#   !  not an input error by design (docs/formats.md says the loader accepts it and
 #      validate reports it, or it must simply be ignored): the exit status and
 #      a line that must appear in stdout, stderr or the written REPORT.md, and
 #      optionally a text that must appear nowhere (stdout, stderr, any output

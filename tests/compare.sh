@@ -57,7 +57,7 @@ done
 # Details the goldens were checked for (README.md of the goldens).
 r=$tmp/runs
 [ "$(jq_ "$r/inconclusive/out/compare.json" 'd["need_more"]["warm_calls_per_side"], d["need_more"]["calls_per_row"]')" = "(6, 12)" ] \
-    && ok || bad "inconclusive: need-more is not 6 warm calls / a run of 12 (LOOP.md §6.4)"
+    && ok || bad "inconclusive: need-more is not 6 warm calls / a run of 12 (docs/compare.md#worked-examples)"
 [ "$(jq_ "$r/split/out/compare.json" 'd["split"]["predicate"]')" = "block_size == 1024 && query_length <= 2" ] \
     && ok || bad "split: predicate"
 [ "$(jq_ "$r/gate/out/compare.json" '[(f["column"], f["row"], f["class"]) for f in d["gate"]["failures"]]')" = \
@@ -65,7 +65,7 @@ r=$tmp/runs
 [ "$(jq_ "$r/discard/out/compare.json" 'd["counts_as_regression"], sorted(w["id"] for w in d["warnings"])')" = \
   "(True, ['script_disagrees'])" ] && ok || bad "discard: regression flag / script warning"
 
-# --row: the performance.md rows of LOOP.md §4, cells derived by hand from the run.meta and the data.
+# --row: the performance.md rows of docs/compare.md#log-rows, cells derived by hand from the run.meta and the data.
 row=$(cd "$r/keep" && "$bin" compare best cand --row --commit 3f9c2ab)
 want="| 2026-06-12 | 3f9c2ab | keep | python tests/kernels/test_pa.py | global | pa_decode_ps_kernel_0 | 65.7 | 58.2 | -5.0% | issue next partition's K loads before softmax |"
 [ "$row" = "$want" ] && ok || bad "keep row: $row"
@@ -86,7 +86,7 @@ row=$(cd "$r/tie" && "$bin" compare best cand --row 2>"$tmp/err")
 (cd "$r/tie_faster" && "$bin" compare ../keep/best cand --prev out/compare.json --format json >"$tmp/p.json" 2>/dev/null)
 [ "$(jq_ "$tmp/p.json" 'd["options"]["prev_status"]')" = "refused" ] && ok || bad "--prev for another BEST not refused"
 
-# Replicates (LOOP.md §3.4): a second BEST trace 0.2 % slower. The per-trace medians of
+# Replicates (docs/compare.md#statistic): a second BEST trace 0.2 % slower. The per-trace medians of
 # the stratified log times differ by log(1.002) = 0.0019980, so s = 0.0019980/√2 and the
 # interval is widened by 1.96·√(s²/2) = 1.96 × 0.0019980 / 2 = 0.001958 (log scale).
 cp -r "$r/keep" "$tmp/rep"
@@ -112,7 +112,7 @@ assert abs(g["replicate_widening"] - 1.96 * 0.0019980 / 2) < 2e-5, g["replicate_
 assert d["verdict"] == "keep", d["verdict"]
 PY
 
-# --target-class: the class group decides with the global r < 0 (LOOP.md §3.9 step 5);
+# --target-class: the class group decides with the global r < 0 (docs/compare.md#overall-verdict step 5);
 # --noise 6: the keep data's −5 % (interval below 0) is then below the threshold: tie (faster).
 (cd "$r/keep" && "$bin" compare best cand --target-class block_size=16,mtp=2 --format json >"$tmp/j.json" 2>/dev/null)
 [ "$(jq_ "$tmp/j.json" 'd["verdict"], d["reasons"][0]["id"], d["timing"]["target_class"]["rows"], d["timing"]["target_class"]["outcome"]')" = \
@@ -218,7 +218,7 @@ def quality(cap):
     w = {}
     for r in rows:
         if r[3]:
-            key = r[3].split(" -> ")[0]          # innermost frame (FORMATS.md §2.3)
+            key = r[3].split(" -> ")[0]          # innermost frame (docs/formats.md#source-chains)
             w[key] = w.get(key, 0) + r[6] + r[8]
     tot = sum(w.values())
     H = -sum(v / tot * math.log(v / tot) for v in w.values() if v)

@@ -58,7 +58,7 @@ for label, w in want.items():
     check(f"{label} limiter", o["limiter"], ["vgpr"])
     check(f"{label} next step", o["next_step"]["vgpr_max"], 80)
     check(f"{label} target", c["target"], "gfx950")
-    # waits (cli/synth.c): the main wait (row 37) is released by the loop's
+    # waits (synth/synth.c): the main wait (row 37) is released by the loop's
     # buffer load (row 28) alone, 9 records and 88 cycles after it issued;
     # its stall 320 + 40 (j mod 3) + 8 s is the exposed latency (p50 368).
     wt = {x["row"]: x for x in c["waits"]["waits"]}

@@ -7,7 +7,7 @@
 # 2. Files present / missing / extra on edited copies.
 # 3. Usage and load errors.
 # 4. The real hub captures (skipped when absent): every figure of the
-#    FORMATS.md facts table (waves, static, records, mapped, span raw and
+#    docs/formats.md facts table (waves, static, records, mapped, span raw and
 #    aligned, measured clock) and the target.
 #
 # Env: KR_BIN (kreport), KR_SRC (source tree), KR_HUB (hub fixtures).
@@ -67,7 +67,7 @@ has "$T/files.out" "files missing: wstates4.json, realtime.json, source_1_synth_
 has "$T/files.out" "files extra: notes.txt"
 has "$T/files.out" "span: 3968 cycles raw, not aligned (no realtime.json)"
 
-# An empty shell (§1.2): no waves, no span, the clock still known.
+# An empty shell (docs/formats.md#capture-files): no waves, no span, the clock still known.
 cp -r "$CAP" "$T/shell"
 PYTHONPATH="$SRC/tests/broken/validate" python3 "$SRC/tests/broken/validate/01_v1_empty_shell.py" "$T/shell" "$T" ||
     bad "empty shell script"
@@ -96,7 +96,7 @@ rc=$?
 [ $rc = 3 ] && grep -q "^kreport: $T/broken/code.json:" "$T/broken.err" && ok ||
     { bad "truncated code.json: exit $rc"; cat "$T/broken.err"; }
 
-# ---- 4. the real captures (FORMATS.md facts table) ----
+# ---- 4. the real captures (docs/formats.md facts table) ----
 HUB=${KR_HUB:-}
 if [ -z "$HUB" ] || [ ! -d "$HUB/examples" ]; then
     echo "info.sh: hub fixtures absent, skipping the real-capture part"

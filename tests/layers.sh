@@ -1,5 +1,5 @@
 #!/bin/bash
-# The layer rule of ARCHITECTURE.md is enforced by the build: each layer
+# The layer rule of docs/architecture.md is enforced by the build: each layer
 # compiles against a view that holds only the headers it may include. This
 # test compiles probe files against the views and requires the forbidden
 # includes to fail and the allowed ones to pass.
@@ -28,5 +28,10 @@ probe bundle analyzer/totals.h fail
 probe bundle report/doc.h fail
 probe bundle bundle/capture.h ok
 probe common bundle/model.h fail
+probe synth synth/synth.h ok
+probe synth common/err.h ok
+probe synth bundle/model.h fail
+probe synth analyzer/totals.h fail
+probe synth report/doc.h fail
 echo "layers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

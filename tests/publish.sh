@@ -3,7 +3,7 @@
 #
 # 1. validate's publishing checks on the synth example: the V-20e tail
 #    percentage recomputed here from occupancy.json and realtime.json
-#    (§6.3, §7.4) with python.
+#    (docs/occupancy.md#resident-waves, docs/formats.md#se-alignment) with python.
 # 2. `kreport new-example` on a synth run directory: the canonical layout,
 #    the empty shell dropped and named, README.md listing exactly the files
 #    present, REPORT.md equal to `kreport analyze EXAMPLE --format md`, a
@@ -14,9 +14,9 @@
 #    of README.md byte-identical, a second run "no change" with identical
 #    bytes, --check.
 # 4. The real hub (skipped when absent): validate names the files
-#    pa_mqa_logits_fp4's README lists but the folder lacks (FORMATS §11.2,
-#    V-20), reports no error; index figures against FORMATS.md's reference
-#    tables (timeline sums, mapping, §12.4/§12.5 limiters) and the top stall
+#    pa_mqa_logits_fp4's README lists but the folder lacks (docs/formats.md#example-folders,
+#    V-20), reports no error; index figures against docs/formats.md's reference
+#    tables (timeline sums, mapping, docs/occupancy.md#worked-examples limiters) and the top stall
 #    bucket recomputed from code.json.
 # 5. `kreport new-example small_run=small big_run=big -o EX`: both labels
 #    laid out, README.md rows recomputed here from the wave files (waves =
@@ -197,21 +197,21 @@ else
     "$BIN" validate -j 2 "$PA" >"$T/v.pa" 2>&1
     [ $? = 0 ] && ok || bad "validate pa_mqa_logits_fp4 exit"
     grep -q "^error" "$T/v.pa" && bad "pa_mqa: error findings" || ok
-    # The files its README lists that the folder lacks (FORMATS §9, §11.2;
+    # The files its README lists that the folder lacks (docs/formats.md#results-json, docs/formats.md#example-folders;
     # the Python sources are left out of the fixtures).
     for f in small_results.json big_results.json pa_mqa_logits_fp4.py test_pa_mqa_logits_fp4.py; do
         grep -q "^warning V-20 README.md: names $f, which is not in the example folder" "$T/v.pa" && ok ||
             bad "pa_mqa: README name $f not reported missing"
     done
     grep -q "^warning V-20 compute_viewer/big_results.json: missing" "$T/v.pa" && ok || bad "pa_mqa: big_results.json"
-    # 0/726 rows mapped (FORMATS facts table); its README has a source mapping note.
+    # 0/726 rows mapped (the hub capture's code.json); its README has a source mapping note.
     grep -q "^info V-20d att_viewer/big/ui_output_agent_55351_dispatch_426: 0/726 instruction rows are source-mapped; README.md" \
         "$T/v.pa" && ok || bad "pa_mqa: V-20d"
-    # big: 507 workgroups on 256 CUs (FORMATS §10.2, §12.5), no tail: no V-20e.
+    # big: 507 workgroups on 256 CUs (docs/formats.md#kernel-trace-csv, docs/occupancy.md#worked-examples), no tail: no V-20e.
     grep -q "V-20e" "$T/v.pa" && bad "pa_mqa: unexpected V-20e" || ok
     "$BIN" validate -j 2 "$HUB/examples/flash_attn_func" >"$T/v.fl" 2>&1
     [ $? = 0 ] && ! grep -q "^error" "$T/v.fl" && ok || bad "validate flash_attn_func"
-    # 58550 has no results.json (FORMATS §9.3): its label's results.json is another run's.
+    # 58550 has no results.json (docs/formats.md#joining-a-capture): its label's results.json is another run's.
     grep -q "^warning V-20f compute_viewer/small_results.json: has no GPU agent with handle 58550" "$T/v.fl" && ok ||
         bad "flash: V-20f for 58550"
 
@@ -225,19 +225,19 @@ import json, os, sys
 hub = sys.argv[1]
 k = {e["example"]: e for e in json.load(open(hub + "/kernels.json"))["examples"]}
 pa, fl = k["pa_mqa_logits_fp4"], k["flash_attn_func"]
-# FORMATS.md facts tables: timeline sums by state 1/2/3/4, mapped k/N.
+# docs/formats.md facts tables: timeline sums by state 1/2/3/4, mapped k/N.
 assert pa["primary"] == {"label": "big", "folder": "ui_output_agent_55351_dispatch_426"}
 w = pa["wave_state_cycles"]
 assert [w["idle"], w["exec"], w["wait"], w["stall"]] == [992, 795648, 465108, 340436], w
 assert pa["source_mapping"] == {"mapped_rows": 0, "instruction_rows": 726}
-assert pa["limiter"] == {"limiter": "vgpr", "waves_per_simd": 5}          # §12.5
+assert pa["limiter"] == {"limiter": "vgpr", "waves_per_simd": 5}          # docs/occupancy.md#worked-examples
 assert pa["kernel"] == "pa_mqa_logits_fp4_kernel_0" and pa["target"] == "gfx950"
 # flash: the primary is the capture with the most waves (8: 58550).
 assert fl["primary"]["folder"] == "ui_output_agent_58550_dispatch_44_after_loc_fix"
 w = fl["wave_state_cycles"]
 assert [w["idle"], w["exec"], w["wait"], w["stall"]] == [1788, 180416, 126860, 58912], w
 assert fl["source_mapping"] == {"mapped_rows": 2069, "instruction_rows": 2069}
-assert fl["limiter"] == {"limiter": "vgpr", "waves_per_simd": 2}          # §12.4
+assert fl["limiter"] == {"limiter": "vgpr", "waves_per_simd": 2}          # docs/occupancy.md#worked-examples
 # Top stall bucket of pa_mqa big recomputed from code.json: s_waitcnt rows
 # naming vmcnt but no LDS/scalar counter, over kept rows (LineNumber != 0).
 code = json.load(open(os.path.join(hub, "examples/pa_mqa_logits_fp4/att_viewer/big/ui_output_agent_55351_dispatch_426/code.json")))["code"]
@@ -245,7 +245,7 @@ kept = [r for r in code if r[2] != 0]
 total = sum(r[8] for r in kept)
 vm = sum(r[8] for r in kept if r[0].startswith("s_waitcnt") and "vmcnt" in r[0] and "lgkmcnt" not in r[0])
 assert pa["top_stall"] == {"bucket": "wait_vmcnt", "cycles": vm, "total_stall": total}, (pa["top_stall"], vm, total)
-assert total == 791816                                                    # FORMATS: Σ Stall
+assert total == 791816                                                    # Σ Stall of code.json
 EOF
     then ok; else bad "index figures on the real hub"; fi
 fi

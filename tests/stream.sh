@@ -1,5 +1,5 @@
 #!/bin/bash
-# Streaming and progress (ARCHITECTURE.md "Streaming"): `kreport analyze`
+# Streaming and progress (docs/architecture.md#streaming): `kreport analyze`
 # streams the waves through the analyses while they load; its outputs must
 # equal those of the in-memory path (--in-memory: every wave loaded whole,
 # then analyzed) byte for byte, at -j 1 and -j 2, on the hub captures and on

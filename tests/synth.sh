@@ -1,6 +1,6 @@
 #!/bin/bash
 # `kreport synth` from the command line: the committed example regenerates
-# byte for byte, output is deterministic, exit codes follow ARCHITECTURE.md
+# byte for byte, output is deterministic, exit codes follow docs/architecture.md
 # (2 usage, 4 output not writable), and --size-mb produces about N MiB.
 set -u
 bin="${KR_BIN:-}"

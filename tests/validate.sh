@@ -9,7 +9,7 @@
 #    and the finding (severity, check id, message text) that must appear.
 # 3. Usage errors.
 # 4. The real hub captures (skipped when absent): no error finding, warnings
-#    only V-18a and V-21 (FORMATS §13), Σ Hit = record count (recomputed here
+#    only V-18a and V-21 (docs/validate.md), Σ Hit = record count (recomputed here
 #    from the files with python), exit 0.
 #
 # Env: KR_BIN (kreport), KR_SRC (source tree), KR_HUB (hub fixtures).

@@ -4,7 +4,7 @@
  * entry point. The input is copied into a buffer of exactly its size (no NUL
  * after it), so a parser that reads past `len` is caught by ASan. After a
  * rejected input the error record must be complete: the code returned, a file
- * name and a message (ARCHITECTURE.md, errors). Build with
+ * name and a message (docs/architecture.md, errors). Build with
  * -DKREPORT_FUZZ=ON and clang; run and seed with tests/fuzz/seeds.sh. */
 #ifndef KR_TESTS_FUZZ_H
 #define KR_TESTS_FUZZ_H

@@ -1,4 +1,4 @@
-/* fuzz_bench_csv.c — libFuzzer target: a benchmark CSV (LOOP.md §3.2) read
+/* fuzz_bench_csv.c — libFuzzer target: a benchmark CSV (docs/compare.md#correctness-gate) read
  * with the generic reader and compared with itself by the compare pipeline:
  * pairing, classes, script metric and the default correctness gate. */
 #include "analyzer/compare_bench.h"

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kr_err_clear(&err);
     int rc = bundle_parse_code(c, buf, size, "code.json", &err);
     fz_check(rc, &err);
-    /* The LineNumber index must agree with the rows (§2.4). */
+    /* The LineNumber index must agree with the rows (docs/formats.md#label-rows). */
     for (size_t r = 0; rc == 0 && r < c->nrows; r++)
         if (c->rows[r].line >= c->nline_map || c->line_to_row[c->rows[r].line] != (int32_t)r)
             abort();

@@ -1,5 +1,5 @@
 /* fuzz_csv.c — libFuzzer target: the generic RFC 4180 reader
- * (bundle_csv_parse, FORMATS.md §10.1) and the header classification. */
+ * (bundle_csv_parse, docs/formats.md#rocprofv3-csvs) and the header classification. */
 #include "bundle/csv.h"
 #include "bundle/load_csv.h"
 #include "tests/fuzz/fuzz.h"

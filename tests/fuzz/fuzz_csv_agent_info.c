@@ -1,4 +1,4 @@
-/* fuzz_csv_agent_info.c — libFuzzer target: bundle_parse_agent_info (agent_info.csv, FORMATS.md §10). */
+/* fuzz_csv_agent_info.c — libFuzzer target: bundle_parse_agent_info (agent_info.csv, docs/formats.md#rocprofv3-csvs). */
 #include "bundle/load_csv.h"
 #include "tests/fuzz/fuzz.h"
 

@@ -1,4 +1,4 @@
-/* fuzz_csv_counter_collection.c — libFuzzer target: bundle_parse_counter_csv (counter_collection.csv, FORMATS.md §10). */
+/* fuzz_csv_counter_collection.c — libFuzzer target: bundle_parse_counter_csv (counter_collection.csv, docs/formats.md#rocprofv3-csvs). */
 #include "bundle/load_csv.h"
 #include "tests/fuzz/fuzz.h"
 

@@ -1,4 +1,4 @@
-/* fuzz_csv_kernel_stats.c — libFuzzer target: bundle_parse_kernel_stats (kernel_stats.csv, FORMATS.md §10). */
+/* fuzz_csv_kernel_stats.c — libFuzzer target: bundle_parse_kernel_stats (kernel_stats.csv, docs/formats.md#rocprofv3-csvs). */
 #include "bundle/load_csv.h"
 #include "tests/fuzz/fuzz.h"
 

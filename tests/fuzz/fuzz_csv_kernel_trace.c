@@ -1,4 +1,4 @@
-/* fuzz_csv_kernel_trace.c — libFuzzer target: bundle_parse_kernel_trace (kernel_trace.csv, FORMATS.md §10). */
+/* fuzz_csv_kernel_trace.c — libFuzzer target: bundle_parse_kernel_trace (kernel_trace.csv, docs/formats.md#rocprofv3-csvs). */
 #include "bundle/load_csv.h"
 #include "tests/fuzz/fuzz.h"
 

@@ -1,5 +1,5 @@
 /* fuzz_results.c — libFuzzer target: bundle_parse_results and
- * bundle_parse_results_for_agent (rocprofv3 results.json, FORMATS.md §9),
+ * bundle_parse_results_for_agent (rocprofv3 results.json, docs/formats.md#results-json),
  * then the lookups analyze uses on an accepted file. */
 #include "bundle/load_results.h"
 #include "tests/fuzz/fuzz.h"

@@ -1,5 +1,5 @@
 /* fuzz_snapshots.c — libFuzzer target: bundle_parse_snapshots (snapshots.json,
- * FORMATS.md §3) against a temporary capture folder that holds a copy, an
+ * docs/formats.md#source-snapshots) against a temporary capture folder that holds a copy, an
  * empty copy, a directory, symlinks inside, outside (relative and absolute)
  * and dangling. The code table has frames for the resolution step. No leaf
  * may ever be loaded unless it is a plain name resolving inside the folder. */

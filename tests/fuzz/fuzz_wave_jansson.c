@@ -1,4 +1,4 @@
-/* fuzz_wave_jansson.c — libFuzzer target: bundle_parse_wave_jansson (a wave file, FORMATS.md §4). */
+/* fuzz_wave_jansson.c — libFuzzer target: bundle_parse_wave_jansson (a wave file, docs/formats.md#wave-files). */
 #include "bundle/load_wave.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kr_err_clear(&err);
     int rc = bundle_parse_wave_jansson(buf, size, "se0_sm0_sl0_wv0.json", &w, &err);
     fz_check(rc, &err);
-    /* Waitcnt entries index the producer array (§4.5). */
+    /* Waitcnt entries index the producer array (docs/formats.md#waitcnt-arrays). */
     for (size_t i = 0; rc == 0 && i < w.nwaits; i++)
         if (w.waits[i].first > w.nproducers || w.waits[i].n > w.nproducers - w.waits[i].first)
             abort();

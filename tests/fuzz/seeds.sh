@@ -61,7 +61,7 @@ make_corpus() {
     seed csv_kernel_trace synth_discover.csv < "$tmp"/ex/compute_viewer/discover_kernel_trace.csv
     for f in "$tmp"/run/*.csv "$tmp"/ex/compute_viewer/*.csv; do seed csv "synth_$(basename "$f")" < "$f"; done
 
-    # Hand-written edge cases (FORMATS.md §3, §9.1, §10).
+    # Hand-written edge cases (docs/formats.md#source-snapshots, docs/formats.md#results-json, docs/formats.md#rocprofv3-csvs).
     seed snapshots edge.json <<'EOF'
 {"/":{"x":{"a.py":"source_0_a.py","b.py":"source_5_in","c.py":"source_2_out","d.py":"source_3_abs","e":"../x","f":"source_4_dir","g":"source_6_dangling"}},"a.py":"source_1_b.py","..":{"b.py":"/etc/hostname"}}
 EOF

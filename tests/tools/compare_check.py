@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Independent recomputation of a `kreport compare` result on the run
-directories written by compare_runs.py (LOOP.md §3.3-§3.5, §3.9), by brute
+directories written by compare_runs.py (docs/compare.md#deciding-metric, docs/compare.md#overall-verdict), by brute
 force: every pairwise difference is materialized and sorted, the exact null
 distribution of U is counted with integers, the verdict rules are applied
-from the table in LOOP.md. Checks the global group and every class group
+from the table in docs/compare.md. Checks the global group and every class group
 (n, r, lo, hi, p, outcome) and the verdict in compare.json.
 
 usage: compare_check.py CASE_DIR COMPARE_JSON [KERNEL_PREFIX]
@@ -187,7 +187,7 @@ def main():
         if c["outcome"] != jc["outcome"]:
             sys.exit(f"compare_check: class {jc['label']}: {c['outcome']} vs {jc['outcome']}")
         outs.append(c["outcome"])
-    # LOOP.md §3.9, steps 3-5 without --target-class or --prev.
+    # docs/compare.md#overall-verdict, steps 3-5 without --target-class or --prev.
     if "improved" in outs and "regressed" in outs:
         verdict = "split"
     elif g["outcome"] == "regressed" or "regressed" in outs:

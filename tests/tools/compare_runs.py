@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Run directories for the `kreport compare` tests, written from small tables
-whose verdict follows from LOOP.md's rules by hand (tests/golden/compare/README.md
+whose verdict follows from docs/compare.md's rules by hand (tests/golden/compare/README.md
 gives the derivation of each case).
 
 usage: compare_runs.py OUTDIR            writes OUTDIR/<case>/{best,cand}
        compare_runs.py --aa TRACE OUTDIR  A/A pairs from a real kernel trace
 
-Each side is a run directory in LOOP.md §2's shape: bench/<csv>,
+Each side is a run directory in docs/compare.md#discovery's shape: bench/<csv>,
 prof/<prefix>_kernel_trace.csv, prof/<prefix>_agent_info.csv, run.meta.
 Timing: one trace segment per benchmark row (k = 1), a framework kernel
 between segments, CALLS calls per segment of which the first is cold (12 %
@@ -144,7 +144,7 @@ def make_all(out):
     small = lambda cfg, cand: [base_us(*cfg) * 1000 * (0.995 if cand else 1.0) * (COLD if i == 0 else
                                1 + (list(reversed(JITTER)) if cand else JITTER)[(i - 1) % 8] / 10) for i in range(9)]
     case(out, "tie_faster", rows=rows, warm=small, meta=CAND_META)
-    # inconclusive: LOOP.md §6.4, one config, 6 calls per side (the first cold).
+    # inconclusive: docs/compare.md#worked-examples, one config, 6 calls per side (the first cold).
     b64 = [35.0, 30.42, 30.31, 30.55, 30.38, 31.90]
     c64 = [35.0, 29.95, 30.10, 30.62, 29.88, 30.01]
     case(out, "inconclusive", rows=[(16, 1, "(8, 1)")], warm=lambda cfg, cand: [x * 1000 for x in (c64 if cand else b64)],

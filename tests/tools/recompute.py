@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent recomputation of analysis.json figures from the raw capture
-files (FORMATS.md §2, §4.3, §4.4, §8.5), written without looking at kreport's
+files (docs/formats.md#code-table, docs/formats.md#per-row-sums, docs/formats.md#timeline, docs/hotspots.md#hub-analyzer), written without looking at kreport's
 C code. usage: recompute.py CAPTURE_DIR ANALYSIS_JSON [LABEL]
 Exits 1 and prints every mismatch."""
 import glob
@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-HUB_RULES = [  # FORMATS.md §8.5, first match wins
+HUB_RULES = [  # docs/hotspots.md#hub-analyzer, first match wins
     ("vmem_wait", lambda a: "s_waitcnt" in a and "vmcnt" in a),
     ("lds_smem_wait", lambda a: "s_waitcnt" in a and "lgkmcnt" in a),
     ("exp_wait", lambda a: "s_waitcnt" in a and "expcnt" in a),
@@ -45,7 +45,7 @@ def main():
     for key, name in (("hit", "Hit"), ("latency", "Latency"), ("stall", "Stall"), ("idle", "Idle")):
         eq(f"totals.{key}", t[key], sum(r[col[name]] for r in instr))
 
-    # Wave files: records and the timeline state sums (raw), §4.4.
+    # Wave files: records and the timeline state sums (raw), docs/formats.md#timeline.
     names = json.load(open(os.path.join(cap, "filenames.json")))["wave_filenames"] or {}
     files = []
     for se in names.values():
@@ -64,7 +64,7 @@ def main():
     for i, key in enumerate(("empty", "idle", "exec", "wait", "stall")):
         eq(f"wave_states.{key}", doc["wave_states"][key], states[i])
 
-    # Hub buckets, §8.5: kept rows = LineNumber != 0.
+    # Hub buckets, docs/hotspots.md#hub-analyzer: kept rows = LineNumber != 0.
     buckets = {}
     order = []
     for r in rows:
@@ -79,7 +79,7 @@ def main():
     got = [(x["bucket"], x["stall"]) for x in doc["stall_buckets"]]
     eq("stall_buckets", got, [(b, buckets[b]) for b in want])
 
-    # Mapping k/N, §2.5.
+    # Mapping k/N, docs/formats.md#mapped-rows.
     eq("mapping.rows", doc["mapping"]["rows"], len(instr))
     eq("mapping.mapped", doc["mapping"]["mapped"], sum(1 for r in instr if r[col["Source"]]))
     for line in bad:

@@ -2,7 +2,7 @@
  * label row and instruction rows with their Vaddr) and waves of records;
  * rows get their mnemonic and class (bundle/isa.h), LineNumber = index,
  * the kernel index of the label, and code.json Hit/Latency/Stall/Idle
- * recomputed from the records by the §4.3 rule, so every column is
+ * recomputed from the records by the docs/formats.md#per-row-sums rule, so every column is
  * consistent with the streams. Everything lives in the capture's arena. */
 #ifndef KR_TEST_BUILD_CAPTURE_H
 #define KR_TEST_BUILD_CAPTURE_H
@@ -16,7 +16,7 @@
 #include "common/arena.h"
 
 typedef struct tb_row { const char *isa; uint64_t vaddr; } tb_row;
-/* One record: time, category, stall, duration, LineNumber (§4.1). */
+/* One record: time, category, stall, duration, LineNumber (docs/formats.md#instruction-records). */
 typedef struct tb_rec { uint64_t time; uint8_t cat; uint32_t stall, dur, line; } tb_rec;
 typedef struct tb_wave { uint32_t se, simd, slot; uint64_t begin, end; const tb_rec *recs; size_t n; } tb_wave;
 
@@ -78,7 +78,7 @@ static inline void tb_build(kr_capture *c, int64_t gfxip, const tb_row *rows, si
             in->row = row && !row->is_label ? (uint32_t)(row - c->rows) : KR_ROW_NONE;
             if (in->row == KR_ROW_NONE)
                 continue;
-            kr_code_row *r = &c->rows[in->row];      /* §4.3 */
+            kr_code_row *r = &c->rows[in->row];      /* docs/formats.md#per-row-sums */
             r->hit++;
             r->latency += x->dur;
             r->stall += x->stall;
@@ -89,7 +89,7 @@ static inline void tb_build(kr_capture *c, int64_t gfxip, const tb_row *rows, si
     }
 }
 
-/* Attaches a stored waitcnt array (§4.5) to wave w: entries given as
+/* Attaches a stored waitcnt array (docs/formats.md#waitcnt-arrays) to wave w: entries given as
  * wait lines and producer lists flattened (counts[i] producers each). */
 static inline void tb_stored(kr_capture *c, size_t w, const uint32_t *wait_lines, const uint32_t *counts,
                              size_t nentries, const uint32_t *producers)

@@ -1,4 +1,4 @@
-/* test_an_classes.c — per-class sums (FORMATS.md §8.1) and the record-level
+/* test_an_classes.c — per-class sums (docs/instruction-classes.md) and the record-level
  * category check on a hand-built capture; the compatibility table is
  * compared with bundle_class_allows_cat for every (class, category). */
 #include <jansson.h>
@@ -43,9 +43,9 @@ static void build(kr_capture *c, const spec *s, size_t n)
     }
 }
 
-/* ---- real captures: FORMATS.md §8.1 per-class reference sums ---- */
+/* ---- real captures: docs/instruction-classes.md per-class reference sums ---- */
 
-/* Reference classes in the order of the §8.1 table. */
+/* Reference classes in the order of the docs/instruction-classes.md table. */
 static const kr_class ref_order[11] = {KR_CLASS_VALU, KR_CLASS_WAITCNT, KR_CLASS_MATRIX, KR_CLASS_VMEM,
     KR_CLASS_LDS, KR_CLASS_SALU, KR_CLASS_SMEM, KR_CLASS_NOP, KR_CLASS_BARRIER, KR_CLASS_BRANCH,
     KR_CLASS_MESSAGE};
@@ -105,7 +105,7 @@ static void test_hub(const char *hub)
         check_sums(&r.by_class[KR_CLASS_FLAT], zero);
         check_sums(&r.by_class[KR_CLASS_IMMED_OTHER], zero);
         check_sums(&r.by_class[KR_CLASS_OTHER], zero);
-        /* Every record is compatible on all captures (§8.1, verified). */
+        /* Every record is compatible on all captures (docs/instruction-classes.md, verified). */
         T_CHECK(r.records_kept);
         T_EQ_U64(r.records, hub_caps[ci].records);
         T_EQ_U64(r.records_unknown, 0);
@@ -263,7 +263,7 @@ int main(void)
     T_EQ_U64(r.records, 0);
     T_EQ_U64(r.latency, 1122);
 
-    /* The table repeated from §8.1 matches the bundle's copy everywhere. */
+    /* The table repeated from docs/instruction-classes.md matches the bundle's copy everywhere. */
     int same = 1;
     for (unsigned k = 0; k < KR_CLASS_COUNT; k++)
         for (unsigned cat = 0; cat < 20; cat++)
@@ -273,7 +273,7 @@ int main(void)
             }
     T_CHECK(same);
 
-    /* Display order: the §8.1 table, then the rest; every class but LABEL once. */
+    /* Display order: the docs/instruction-classes.md table, then the rest; every class but LABEL once. */
     T_EQ_U64(an_class_norder, KR_CLASS_COUNT - 1);
     T_EQ_I64(an_class_order[0], KR_CLASS_VALU);
     T_EQ_I64(an_class_order[1], KR_CLASS_WAITCNT);

@@ -1,6 +1,6 @@
-/* test_an_hidden.c — hidden / non-hidden latency (FORMATS.md §8.4): each
+/* test_an_hidden.c — hidden / non-hidden latency (docs/hidden-latency.md): each
  * rule on hand-built waves whose answers are worked out in the comments,
- * and the §8.4 reference table exactly on the four hub captures. */
+ * and the docs/hidden-latency.md reference table exactly on the four hub captures. */
 #include "analyzer/hidden.h"
 #include "bundle/capture.h"
 #include "tests/unit/build_capture.h"
@@ -288,7 +288,7 @@ static void test_quiet_matrix_run(void)
     tb_free(&c);
 }
 
-/* ---- an independent transcription of §8.4, for randomized comparison ----
+/* ---- an independent transcription of docs/hidden-latency.md, for randomized comparison ----
  * Straight from the text: util() sorts the whole list and condenses it,
  * union() merges the intervals of both sets, H() intersects each
  * sub-interval with every interval of the set. Quadratic, for small
@@ -561,7 +561,7 @@ out:
 typedef struct rv_cfg {
     size_t maxw, maxr;               /* waves, records per wave (at most) */
     uint32_t nse, nsimd;             /* scopes: se < nse, simd < nsimd */
-    uint32_t unordered;              /* one wave in `unordered` breaks §4.2 order */
+    uint32_t unordered;              /* one wave in `unordered` breaks docs/formats.md#record-order order */
     uint32_t valu;                   /* VALU records per 8 (the rest drawn from all categories) */
 } rv_cfg;
 
@@ -607,7 +607,7 @@ static void rv_check(int iter, const kr_capture *c, const int64_t *raw)
         an_hidden_free(&h);
 }
 
-/* One random capture: waves spread over the scopes; records mostly in §4.2
+/* One random capture: waves spread over the scopes; records mostly in docs/formats.md#record-order
  * order (with overlaps, idle gaps, stalls) and sometimes out of it; lines
  * include the label row and out-of-range ones (no row); categories and
  * rows drawn independently, so MFMA rows also come with other categories. */
@@ -905,7 +905,7 @@ static void test_frame_edges(void)
     tb_free(&c);
 }
 
-/* The §8.4 reference table (computed there with an independent Python
+/* The docs/hidden-latency.md reference table (computed there with an independent Python
  * transcription of the viewer's algorithm). */
 static void test_hub(void)
 {
@@ -947,7 +947,7 @@ static void test_hub(void)
         T_EQ_U64(h.all.hidden_stall, ref[k].stall);
         T_EQ_U64(h.all.hidden_issue, ref[k].issue);
         T_EQ_U64(h.all.non_hidden, ref[k].non_hidden);
-        /* per row: non-hidden = total - hidden, hidden within the §8.2 split */
+        /* per row: non-hidden = total - hidden, hidden within the docs/stalls.md#issue-stall-and-idle split */
         uint64_t bad = 0, sum = 0;
         for (size_t i = 0; i < h.nranked; i++) {
             const an_hidden_row *r = &h.ranked[i];

@@ -58,23 +58,7 @@ static void check(const char *dir, const char *label)
     same_section(rep_json_stalls(&a.stalls), rep_json_stalls(&b.stalls), "stalls", label);
     same_section(rep_json_sources(&a.sources), rep_json_sources(&b.sources), "sources", label);
     same_section(rep_json_occupancy(&a.occupancy), rep_json_occupancy(&b.occupancy), "occupancy", label);
-    /* REPORT.md in its two parts (rep_analysis_markdown_part) is the
-     * whole: part 1 starts with the waits' heading and part 0 ends with a
-     * blank line, so no list or paragraph runs across the boundary */
-    const an_analysis *ap = &a;
     const rep_meta meta = {"capture", NULL, "kreport analyze capture -o OUTPUT_DIR"};
-    kr_buf whole = {0}, p0 = {0}, p1 = {0};
-    T_EQ_I64(rep_analysis_markdown(&ap, &label, 1, &meta, &whole), 0);
-    T_EQ_I64(rep_analysis_markdown_part(&ap, &label, 1, &meta, 0, &p0), 0);
-    T_EQ_I64(rep_analysis_markdown_part(&ap, &label, 1, &meta, 1, &p1), 0);
-    static const char waits_heading[] = "## Waits and their producers\n";
-    T_CHECK(p1.len > sizeof waits_heading && memcmp(p1.data, waits_heading, sizeof waits_heading - 1) == 0);
-    T_CHECK(p0.len > 2 && memcmp(p0.data + p0.len - 2, "\n\n", 2) == 0);
-    T_CHECK(whole.len == p0.len + p1.len && memcmp(whole.data, p0.data, p0.len) == 0 &&
-            memcmp(whole.data + p0.len, p1.data, p1.len) == 0);
-    kr_buf_free(&whole);
-    kr_buf_free(&p0);
-    kr_buf_free(&p1);
     /* the lean analysis renders (its flow sections empty) */
     const an_analysis *bp = &b;
     kr_buf md = {0}, js = {0};

@@ -1,12 +1,12 @@
-/* test_an_occupancy.c — analyzer/occupancy: §12 formulas and the worked
- * examples §12.4/§12.5 on hand-built captures, achieved occupancy (§6.3) on
+/* test_an_occupancy.c — analyzer/occupancy: docs/occupancy.md formulas and the worked
+ * examples docs/occupancy.md#worked-examples on hand-built captures, achieved occupancy (docs/occupancy.md#resident-waves) on
  * a hand-built occupancy.json, then the real hub captures. */
 #include "analyzer/occupancy.h"
 #include "bundle/capture.h"
 #include "bundle/isa.h"
 #include "tests/unit/t.h"
 
-/* ---- ISA marks and the two §12.2 tables ---- */
+/* ---- ISA marks and the two docs/occupancy.md#limits tables ---- */
 
 static void test_marks(void)
 {
@@ -37,7 +37,7 @@ static void test_marks(void)
 
     /* W_vgpr = (V < 8) ? 8 : min(max(512 / alignTo(V, 8), 1), 8) */
     T_EQ_U64(an_occ_w_vgpr(248), 2);
-    T_EQ_U64(an_occ_w_vgpr(124), 4);      /* trusting the under-report, §12.4 */
+    T_EQ_U64(an_occ_w_vgpr(124), 4);      /* trusting the under-report, docs/occupancy.md#worked-examples */
     T_EQ_U64(an_occ_w_vgpr(96), 5);
     T_EQ_U64(an_occ_w_vgpr(7), 8);
     T_EQ_U64(an_occ_w_vgpr(0), 8);
@@ -154,7 +154,7 @@ static void test_flash_results(void)
     T_EQ_I64(k->wg_size, 256);
     T_EQ_I64(k->workgroups, 512);
     T_EQ_I64(k->csv_dispatch_id, 5);
-    /* §12.4 */
+    /* docs/occupancy.md#worked-examples */
     T_EQ_U64(k->under_report, 1);
     T_EQ_U64(k->isa_above_reported, 0);
     T_EQ_U64(k->v_total, 248);
@@ -181,7 +181,7 @@ static void test_flash_results(void)
     T_EQ_STR(o.verdict, "full");
     an_occupancy_free(&o);
 
-    /* §9.3 step 1: another run's handle must not borrow the results → CSV. */
+    /* docs/formats.md#joining-a-capture step 1: another run's handle must not borrow the results → CSV. */
     c.agent_handle = 58550;
     static kr_agent csv_agents[2];
     csv_agents[0] = (kr_agent){.type = 1, .name = "AMD EPYC", .gfx_target_version = 0};
@@ -260,7 +260,7 @@ static void test_pa_csv_and_isa_only(void)
     T_EQ_U64(k->isa_v, 95);
     T_EQ_U64(k->isa_a, 0);
     T_EQ_U64(k->isa_s, 40);
-    /* §12.5 */
+    /* docs/occupancy.md#worked-examples */
     T_EQ_U64(k->under_report, 1);
     T_EQ_U64(k->v_total, 96);
     T_EQ_I64(k->w[AN_LIM_VGPR], 5);
@@ -559,7 +559,7 @@ typedef struct hubcap {
     const char *source;          /* expected inputs source */
     uint32_t isa_v, isa_s, v_total, waves, w_sgpr, next;
     int64_t w_lds;
-    uint32_t max_simd, max_cu, max_se_at_least;   /* §6.2 */
+    uint32_t max_simd, max_cu, max_se_at_least;   /* docs/formats.md#occupancy-events */
     uint64_t se_rows[4];
 } hubcap;
 

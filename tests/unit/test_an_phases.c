@@ -1,7 +1,7 @@
 /* test_an_phases.c — loops, phases, iteration counts and iteration costs
  * (analyzer/phases.h): branch targets from the SOPP text, nesting, merging
  * of overlapping loops, targets found in the streams, rotated loops; the
- * generated example (answers from the construction in cli/synth.c); and
+ * generated example (answers from the construction in synth/synth.c); and
  * the hub captures against counts taken directly from the records. */
 #include <stdlib.h>
 
@@ -237,7 +237,7 @@ static void test_stream_target_and_stub(void)
  * prev_done, though it lasts 5000 cycles) among them and a record lasting
  * 300 cycles early in the run (so prev_done is not the last record's
  * end); iteration 2 runs 9 body records. The expected costs are recomputed
- * here from the records by the §4.3 prev_done rule. */
+ * here from the records by the docs/formats.md#per-row-sums prev_done rule. */
 static void test_long_runs(void)
 {
     static const tb_row rows[] = {
@@ -307,7 +307,7 @@ static kr_capture *load(const char *path)
     return c;
 }
 
-/* cli/synth.c: loop rows 28..41 (back edge 41 -> 28), I iterations per
+/* synth/synth.c: loop rows 28..41 (back edge 41 -> 28), I iterations per
  * wave, iteration j of a wave on SIMD s costs 432 + 40 (j mod 3) + 8 s
  * (prev_done to prev_done, the row-28 gap of 8 included). Hit: rows 1-12
  * and 15-27 W each, 28-41 W I, 42-45 W. */

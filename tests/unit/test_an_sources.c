@@ -1,5 +1,5 @@
 /* test_an_sources.c — analyzer/sources on hand-built captures, then on the
- * real hub captures against FORMATS.md §2.5/§3.1 and an independent
+ * real hub captures against docs/formats.md#mapped-rows/docs/formats.md#source-snapshots and an independent
  * recomputation from the model. */
 #include <math.h>
 
@@ -318,7 +318,7 @@ static void test_hub(const char *hub)
         }
         an_sources s;
         T_EQ_I64(an_sources_compute(c, NULL, &s), 0);
-        /* §2.5 / facts table */
+        /* docs/formats.md#mapped-rows / facts table */
         T_EQ_U64(s.mapped_rows, caps[k].mapped);
         T_EQ_U64(s.instruction_rows, caps[k].rows);
         T_EQ_U64(s.fallback, caps[k].mapped == 0);
@@ -386,7 +386,7 @@ static void test_hub(const char *hub)
         T_EQ_U64(rrows, caps[k].rows);
         T_EQ_U64(rstall, all_stall);
         if (caps[k].mapped) {
-            /* §3.1: every frame resolves to one of the two copies. */
+            /* docs/formats.md#source-snapshots: every frame resolves to one of the two copies. */
             T_EQ_U64(s.frames_resolved, s.frames);
             T_EQ_U64(s.copies_used, 2);
             for (size_t i = 0; i < s.nlines; i++) {

@@ -1,4 +1,4 @@
-/* test_an_stalls.c — the hub analyzer's buckets (FORMATS.md §8.5), the wait
+/* test_an_stalls.c — the hub analyzer's buckets (docs/hotspots.md#hub-analyzer), the wait
  * operand parser and kreport's stall taxonomy, on hand-built captures whose
  * expected sums are worked out in the comments. */
 #include <ctype.h>
@@ -77,7 +77,7 @@ static void test_hub_bucket_of(void)
         {"ds_write_b64 v1, v[2:3]", AN_HUB_LDS},
         {"ds_bpermute_b32 v1, v2, v3", AN_HUB_OTHER},
         /* "ds_load"/"ds_store" contain "s_load"/"s_store": rule 9 catches
-         * them (FORMATS.md §8.5's prose says "other"; the substring table
+         * them (docs/hotspots.md#hub-analyzer's prose says "other"; the substring table
          * it gives says SMEM, and the table is what the script runs). */
         {"ds_load_b32 v1, v2", AN_HUB_SMEM},
         {"ds_store_b32 v1, v2", AN_HUB_SMEM},
@@ -343,7 +343,7 @@ static void test_ties(void)
     an_stalls_free(&r);
 }
 
-/* ---- real captures: FORMATS.md §8.5 reference outputs ---- */
+/* ---- real captures: docs/hotspots.md#hub-analyzer reference outputs ---- */
 
 typedef struct ref_bucket { an_hub_bucket b; uint64_t stall; } ref_bucket;
 
@@ -351,7 +351,7 @@ static const struct {
     const char *dir;
     uint64_t instrs, total_cycles, total_stall;
     ref_bucket buckets[9];               /* the script's order; stall 0 ends the list */
-    /* §8.1 class stall sums: VALU WAITCNT MATRIX VMEM LDS SALU SMEM NOP BARRIER */
+    /* docs/instruction-classes.md class stall sums: VALU WAITCNT MATRIX VMEM LDS SALU SMEM NOP BARRIER */
     uint64_t cls_stall[9];
 } hub_caps[] = {
     {"examples/pa_mqa_logits_fp4/att_viewer/small/ui_output_agent_32435_dispatch_197", 726, 19088, 11820,
@@ -419,7 +419,7 @@ static void test_hub(const char *hub)
         an_stalls r;
         T_EQ_I64(an_stalls_compute(c, &r), 0);
 
-        /* FORMATS.md §8.5 reference outputs, every bucket, in order. */
+        /* docs/hotspots.md#hub-analyzer reference outputs, every bucket, in order. */
         T_EQ_U64(r.kept_rows, hub_caps[ci].instrs);
         T_EQ_U64(r.total_cycles, hub_caps[ci].total_cycles);
         T_EQ_U64(r.total_stall, hub_caps[ci].total_stall);
@@ -432,7 +432,7 @@ static void test_hub(const char *hub)
             T_EQ_U64(r.hub[k].stall, hub_caps[ci].buckets[k].stall);
         }
 
-        /* kreport's taxonomy against the §8.1 per-class stall sums. */
+        /* kreport's taxonomy against the docs/instruction-classes.md per-class stall sums. */
         const uint64_t *cs = hub_caps[ci].cls_stall;
         const an_stall_bucket *k = r.kinds;
         T_EQ_U64(k[AN_STALL_VALU_DEP].stall, cs[0]);

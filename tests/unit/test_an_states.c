@@ -1,5 +1,5 @@
-/* test_an_states.c — wave-state sums (raw and clipped, FORMATS.md §4.4) and
- * the §8.2 activity split, on a hand-built capture with values worked out
+/* test_an_states.c — wave-state sums (raw and clipped, docs/formats.md#timeline) and
+ * the docs/stalls.md#issue-stall-and-idle activity split, on a hand-built capture with values worked out
  * below. */
 #include <jansson.h>
 
@@ -32,7 +32,7 @@ static void check_sums(const an_state_sums *s, uint64_t waves, const uint64_t ra
 static const struct {
     const char *dir;
     uint64_t waves;
-    uint64_t state[4];                 /* raw IDLE, EXEC, WAIT, STALL (§4.4 facts table) */
+    uint64_t state[4];                 /* raw IDLE, EXEC, WAIT, STALL (docs/formats.md#timeline facts table) */
     uint64_t latency, stall, idle;     /* Σ over code.json (facts table) */
 } hub_caps[] = {
     {"examples/pa_mqa_logits_fp4/att_viewer/small/ui_output_agent_32435_dispatch_197", 4,
@@ -117,7 +117,7 @@ static void test_hub(const char *hub)
         an_states s;
         T_EQ_I64(an_states_compute(c, &s), 0);
 
-        /* FORMATS.md reference values. */
+        /* docs/formats.md reference values. */
         T_EQ_U64(s.waves, hub_caps[ci].waves);
         T_EQ_U64(s.waves_with_timeline, hub_caps[ci].waves);
         for (unsigned k = 0; k < 4; k++)
@@ -129,7 +129,7 @@ static void test_hub(const char *hub)
         T_EQ_U64(s.activity.issue, hub_caps[ci].latency - hub_caps[ci].stall);
         T_EQ_U64(s.activity.idle, hub_caps[ci].idle);
         T_EQ_U64(s.activity.total, hub_caps[ci].latency + hub_caps[ci].idle);
-        /* The overshoot is at most 4 cycles per wave and only ever WAIT (§4.4). */
+        /* The overshoot is at most 4 cycles per wave and only ever WAIT (docs/formats.md#timeline). */
         T_CHECK(s.all.raw_total - s.all.clipped_total <= 4 * hub_caps[ci].waves);
         for (unsigned k = 0; k < AN_STATES_N; k++)
             if (k != KR_STATE_WAIT)

@@ -2,8 +2,8 @@
  * order statistics behind it (analyzer/dist.h): hand-built streams with the
  * links, distances and exposed latencies worked out in the comments; the
  * placement of stored arrays on records; the generated example (answers from
- * the construction in cli/synth.c); and the hub captures, where placing the
- * stored arrays must give exactly the records the §8.3 recomputation links,
+ * the construction in synth/synth.c); and the hub captures, where placing the
+ * stored arrays must give exactly the records the docs/waits.md#producer-links recomputation links,
  * and the attributed stall per wait is recomputed independently. */
 #include <stdlib.h>
 
@@ -134,7 +134,7 @@ static const tb_row prog[] = {
 };
 #define NPROG (sizeof prog / sizeof prog[0])
 
-/* Wave A (gfx9 rules, §8.3):
+/* Wave A (gfx9 rules, docs/waits.md#producer-links):
  *   r0 t=10 load A (line 2)    r1 t=14 load B (line 3)    r2 t=18 VALU
  *   r3 t=22 ds_read (line 5)
  *   r4 t=30 vmcnt(1), stall 100: vm list [A, B] keeps 1 -> releases A
@@ -237,7 +237,7 @@ static void test_computed(void)
     check_hand(&w);
     an_waits_free(&w);
 
-    /* gfxip without §8.3 rules and no stored array: no links */
+    /* gfxip without docs/waits.md#producer-links rules and no stored array: no links */
     kr_capture c2;
     tb_build(&c2, 8, prog, NPROG, wv, 2);
     T_EQ_I64(an_waits_compute(&c2, NULL, &w), 0);
@@ -351,7 +351,7 @@ static void test_placement(void)
     for (size_t w = 0; w < 2; w++) {
         an_waitcnt r;
         T_EQ_I64(an_waitcnt_wave(&c, &c.waves[w], &r), 0);
-        T_EQ_U64(r.nwaits, 2);                        /* the §8.3 writer gives the same two entries */
+        T_EQ_U64(r.nwaits, 2);                        /* the docs/waits.md#producer-links writer gives the same two entries */
         an_link *lk;
         size_t n;
         uint64_t lost = 0;
@@ -486,7 +486,7 @@ static kr_capture *load(const char *path)
     return c;
 }
 
-/* The generated example (cli/synth.c, seed 0, small capture: 8 waves on
+/* The generated example (synth/synth.c, seed 0, small capture: 8 waves on
  * SIMD s = 0..3 twice, I = 3 iterations). The main wait (row 37) is
  * released by the loop's buffer load (row 28) alone; between them lie rows
  * 29..36 (9 records) and 88 cycles (28 issues at T; 29 starts T+12, 30 at

@@ -16,7 +16,7 @@
 #include "bundle/capture.h"
 #include "bundle/load_snapshots.h"
 #include "bundle/source.h"
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "common/file.h"
 #include "tests/unit/t.h"
 
@@ -417,7 +417,7 @@ static uint64_t records(const kr_capture *c)
 
 /* A synthetic capture as a .tar.zst held in memory, the capture folder at
  * the archive's root: loads like the folder, takes its name from the
- * archive, and its snapshot leaves stay inside (§3.3). */
+ * archive, and its snapshot leaves stay inside (docs/formats.md#snapshot-safety). */
 static void test_capture(void)
 {
     char tmp[] = "/tmp/kr_test_archive_XXXXXX";

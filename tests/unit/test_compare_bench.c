@@ -1,6 +1,6 @@
 /* test_compare_bench.c — gate expressions, result/config columns, row
  * pairing, classes, the metric default, target-class specs and the split
- * predicate (LOOP.md §3.2, §3.7, §3.8, §3.9), on tables written here; every
+ * predicate (docs/compare.md#correctness-gate, docs/compare.md#script-metric, docs/compare.md#config-classes, docs/compare.md#overall-verdict), on tables written here; every
  * expected value is worked out in the comments. */
 #include <math.h>
 
@@ -251,7 +251,7 @@ static void test_predicate(void)
     T_EQ_I64(an_bench_classes(&m, NULL, NULL, 0, &err), 0);
     T_EQ_U64(m.nclasses, 6);
     struct { uint8_t sel[6]; const char *want, *want_eq; } cases[] = {
-        /* LOOP.md §6.5: 1024 with q 1, 2 → "block_size == 1024 && query_length <= 2". */
+        /* docs/compare.md#worked-examples: 1024 with q 1, 2 → "block_size == 1024 && query_length <= 2". */
         {{0, 0, 0, 1, 1, 0}, "block_size == 1024 && query_length <= 2", "block_size=1024, query_length<=2"},
         /* every query length of block 16: the query_length term drops out. */
         {{1, 1, 1, 0, 0, 0}, "block_size == 16", "block_size=16"},

@@ -1,5 +1,5 @@
 /* test_compare_runs.c — run-directory discovery for `kreport compare`
- * (bundle/runs.h, LOOP.md §2): files classified by content, profiled CSVs,
+ * (bundle/runs.h, docs/compare.md#discovery): files classified by content, profiled CSVs,
  * ATT-pass traces with the captured dispatch ids, shells, logs, run.meta,
  * a symbolic-link loop, a lone rocpd database, a capture folder as a side,
  * archives inside a run directory read in place. */
@@ -154,7 +154,7 @@ static void test_capture_side_and_errors(void)
     T_CHECK(strstr(err.file, "x.csv") != NULL);
 }
 
-/* Archives inside a run directory are read in place (LOOP.md §2): the
+/* Archives inside a run directory are read in place (docs/compare.md#discovery): the
  * captures and traces in them are found, with the archive's source, paths
  * through the archive and labels from the folder holding them; an archive
  * inside such an archive is listed, not opened; a hostile one fails. The

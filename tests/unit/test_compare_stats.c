@@ -1,6 +1,6 @@
 /* test_compare_stats.c — Hodges-Lehmann, Mann-Whitney, the exact U
  * distribution, group outcomes and the need-more estimate, on samples whose
- * answers are computed by hand in the comments (LOOP.md §3.4, §3.5, §6.4). */
+ * answers are computed by hand in the comments (docs/compare.md#statistic, docs/compare.md#thresholds, docs/compare.md#worked-examples). */
 #include <math.h>
 
 #include "analyzer/compare_stats.h"
@@ -52,7 +52,7 @@ static void test_shift_small(void)
     an_shift s;
     /* x = 1 2 3, y = 4 5 6: the nine differences 1 2 2 3 3 3 4 4 5 give
      * HL = 3; U = 9 of 9; P(U ≤ 0) = 1/20 = 0.05 > 0.025, so no interval
-     * (k = 0) and p = 2 × 1/20 = 0.1 (LOOP.md: 3 vs 3 at best 0.1). */
+     * (k = 0) and p = 2 × 1/20 = 0.1 (docs/compare.md: 3 vs 3 at best 0.1). */
     double x1[] = {1, 2, 3}, y1[] = {4, 5, 6};
     T_EQ_I64(an_shift_compute(x1, 3, y1, 3, 0.05, &s), 0);
     T_NEAR(s.hl, 3, 1e-12);
@@ -104,7 +104,7 @@ static void test_shift_small(void)
     T_NEAR(s.p, 1, 1e-12);
 }
 
-/* LOOP.md §6.4: BEST 30.42 30.31 30.55 30.38 31.90, CANDIDATE 29.95 30.10
+/* docs/compare.md#worked-examples: BEST 30.42 30.31 30.55 30.38 31.90, CANDIDATE 29.95 30.10
  * 30.62 29.88 30.01 (µs). HL r = −1.42 %, exact CI −5.92 … +0.66 % (ranks 3
  * and 23 of 25), p = 0.095 (U = 4: 2 × 12/252), inconclusive; need:
  * w = 0.66 + 1.42 = 2.08, n_sig = ⌈5·(2.08/1.42)²⌉ = 11 → 6 more. */
@@ -133,13 +133,13 @@ static void test_worked_inconclusive(void)
 
 static void test_outcomes(void)
 {
-    /* §3.5 table, θ = 1 %. */
-    T_EQ_I64(an_outcome_of(-0.031, -0.0376, -0.0139, 1, 0.01), AN_OUT_IMPROVED);   /* §6.1 global */
-    T_EQ_I64(an_outcome_of(0.0207, 0.0192, 0.0221, 1, 0.01), AN_OUT_REGRESSED);    /* §6.3 global */
-    T_EQ_I64(an_outcome_of(-0.0004, -0.0017, 0.0009, 1, 0.01), AN_OUT_TIE);        /* §6.2 global */
-    T_EQ_I64(an_outcome_of(-0.006, -0.008, -0.004, 1, 0.01), AN_OUT_TIE_FASTER);   /* §6.2 aside */
+    /* docs/compare.md#thresholds table, θ = 1 %. */
+    T_EQ_I64(an_outcome_of(-0.031, -0.0376, -0.0139, 1, 0.01), AN_OUT_IMPROVED);   /* docs/compare.md#worked-examples global */
+    T_EQ_I64(an_outcome_of(0.0207, 0.0192, 0.0221, 1, 0.01), AN_OUT_REGRESSED);    /* docs/compare.md#worked-examples global */
+    T_EQ_I64(an_outcome_of(-0.0004, -0.0017, 0.0009, 1, 0.01), AN_OUT_TIE);        /* docs/compare.md#worked-examples global */
+    T_EQ_I64(an_outcome_of(-0.006, -0.008, -0.004, 1, 0.01), AN_OUT_TIE_FASTER);   /* docs/compare.md#worked-examples aside */
     T_EQ_I64(an_outcome_of(0.006, 0.004, 0.008, 1, 0.01), AN_OUT_TIE_SLOWER);
-    T_EQ_I64(an_outcome_of(0.0017, -0.001, 0.0045, 1, 0.01), AN_OUT_TIE);          /* §6.5 global */
+    T_EQ_I64(an_outcome_of(0.0017, -0.001, 0.0045, 1, 0.01), AN_OUT_TIE);          /* docs/compare.md#worked-examples global */
     T_EQ_I64(an_outcome_of(-0.005, -0.02, 0.003, 1, 0.01), AN_OUT_INCONCLUSIVE);
     T_EQ_I64(an_outcome_of(-0.05, -0.06, -0.04, 0, 0.01), AN_OUT_INCONCLUSIVE);    /* unbounded */
     T_EQ_STR(an_outcome_text(AN_OUT_TIE_FASTER), "tie (faster)");

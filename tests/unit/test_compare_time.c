@@ -1,5 +1,5 @@
 /* test_compare_time.c — kernel kinds, per-kernel statistics, the target
- * pick, segments, calls, cold first calls and row alignment (LOOP.md §3.3),
+ * pick, segments, calls, cold first calls and row alignment (docs/compare.md#deciding-metric),
  * on dispatch lists written here with the expected values worked out. */
 #include "analyzer/compare_time.h"
 #include "tests/unit/t.h"

@@ -1,6 +1,6 @@
 /* test_csv.c — the RFC 4180 reader (bundle/csv.h) and the typed rocprofv3
- * CSVs (bundle/load_csv.h), FORMATS.md §10. Hand-written inputs for every
- * lexical rule and both dialects; the hub CSVs checked against FORMATS.md
+ * CSVs (bundle/load_csv.h), docs/formats.md#rocprofv3-csvs. Hand-written inputs for every
+ * lexical rule and both dialects; the hub CSVs checked against docs/formats.md
  * figures and against each other (kernel_stats recomputed from kernel_trace). */
 #include <dirent.h>
 
@@ -332,7 +332,7 @@ static void test_stats_and_counters(void)
     T_NEAR(ks->rows[0].stddev, 5.0, 1e-12);
     T_NEAR(ks->rows[1].stddev, 0.0, 0.0);
 
-    /* Counter collection, current dialect (§10.5) and the old one. */
+    /* Counter collection, current dialect (docs/formats.md#counter-collection-csv) and the old one. */
     const char *cc =
         "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\",\"Thread_Id\","
         "\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\",\"LDS_Block_Size\",\"Scratch_Size\","
@@ -429,7 +429,7 @@ static void test_hub_all_csvs(const char *hub)
                 continue;
             }
             seen++;
-            /* No quoted newlines in the hub files (§10.1): rows = lines - 1. */
+            /* No quoted newlines in the hub files (docs/formats.md#rocprofv3-csvs): rows = lines - 1. */
             T_EQ_U64(t.nrows, count_newlines(path) - 1);
             for (size_t c = 0; c < t.ncols; c++)
                 T_CHECK(t.header_quoted[c]);                  /* every header name quoted */
@@ -491,7 +491,7 @@ static void test_hub_all_csvs(const char *hub)
 }
 
 /* kernel_stats recomputed from kernel_trace: calls, total, min, max per name,
- * and the domain_stats totals from all rows (§10.4). */
+ * and the domain_stats totals from all rows (docs/formats.md#stats-csvs). */
 static void cross_check(const char *hub, const char *example, const char *kernel, size_t ntrace,
                         uint64_t domain_total)
 {
@@ -560,7 +560,7 @@ static void test_hub_values(const char *hub)
     kr_arena_init(&a);
     kr_err err;
 
-    /* flash discovery trace (§10.2): flash_attn_func_kernel_0 rows 124/0/112,
+    /* flash discovery trace (docs/formats.md#kernel-trace-csv): flash_attn_func_kernel_0 rows 124/0/112,
      * wg 256, grid 131072 work-items, LDS block 49152; one dispatch of 93960 ns. */
     snprintf(path, sizeof path, "%s/examples/flash_attn_func/compute_viewer/discover_kernel_trace.csv", hub);
     kr_kernel_trace *kt;
@@ -584,7 +584,7 @@ static void test_hub_values(const char *hub)
     T_EQ_U64(flash_rows, 9);
     T_EQ_U64(has_93960, 1);
 
-    /* flash kernel_stats (§10.4): 9 calls, 839765 ns, 93307.222222 average. */
+    /* flash kernel_stats (docs/formats.md#stats-csvs): 9 calls, 839765 ns, 93307.222222 average. */
     snprintf(path, sizeof path, "%s/examples/flash_attn_func/compute_viewer/discover_kernel_stats.csv", hub);
     kr_kernel_stats *ks;
     T_EQ_I64(bundle_load_kernel_stats(&a, path, &ks, &err), 0);
@@ -604,7 +604,7 @@ static void test_hub_values(const char *hub)
     T_EQ_STR(ks->rows[1].name, "attn_fwd");
     T_NEAR(ks->rows[1].stddev, 0.0, 0.0);
 
-    /* pa_mqa trace (§10.2, §12.5): VGPR 48, SGPR 48, grid 129792 = 507 x 256. */
+    /* pa_mqa trace (docs/formats.md#kernel-trace-csv, docs/occupancy.md#worked-examples): VGPR 48, SGPR 48, grid 129792 = 507 x 256. */
     snprintf(path, sizeof path, "%s/examples/pa_mqa_logits_fp4/compute_viewer/discover_kernel_trace.csv", hub);
     T_EQ_I64(bundle_load_kernel_trace(&a, path, &kt, &err), 0);
     size_t pa_rows = 0;

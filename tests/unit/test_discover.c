@@ -1,5 +1,5 @@
 /* test_discover.c — results/CSV discovery beside a capture and example
- * folders (bundle/discover.h, FORMATS.md §9.3, §10, §11). Captures are built
+ * folders (bundle/discover.h, docs/formats.md#joining-a-capture, docs/formats.md#rocprofv3-csvs, docs/formats.md#run-directories). Captures are built
  * by hand (only the identity fields discovery reads); run directories are
  * written to a temporary folder; the hub examples are checked when present. */
 #include <stdarg.h>
@@ -327,7 +327,7 @@ static void test_hub(const char *hub)
     kr_err err;
     int rc;
 
-    /* flash small 32235: its run's results.json (§9.3 verified join). */
+    /* flash small 32235: its run's results.json (docs/formats.md#joining-a-capture verified join). */
     snprintf(dir, sizeof dir, "%s/examples/flash_attn_func/att_viewer/small/ui_output_agent_32235_dispatch_44", hub);
     cap_init(&c, dir, "small", 32235, 1);
     rc = bundle_attach_results(&c, NULL, &err);
@@ -407,7 +407,7 @@ static void test_hub(const char *hub)
     T_CHECK(c.results != NULL && bundle_results_find_agent(c.results, 55351) == NULL);
     kr_arena_free(&c.arena);
 
-    /* Example folders (§11.2). */
+    /* Example folders (docs/formats.md#example-folders). */
     char ex_dir[1024];
     snprintf(ex_dir, sizeof ex_dir, "%s/examples/flash_attn_func", hub);
     T_EQ_I64(bundle_is_example_dir(ex_dir), 1);

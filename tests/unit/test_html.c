@@ -35,7 +35,7 @@
 #include "analyzer/analysis.h"
 #include "bundle/capture.h"
 #include "cli/commands.h"
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "common/buf.h"
 #include "common/pool.h"
 #include "report/charts.h"
@@ -842,7 +842,7 @@ static void test_hub(const char *hub)
     kr_buf page;
     kr_buf_init(&page);
     T_EQ_U64(rep_analysis_html(ap, labels, 1, &meta, &page), 0);
-    /* FORMATS.md: report.html of pa_mqa big stays under 2 MB */
+    /* docs/formats.md: report.html of pa_mqa big stays under 2 MB */
     T_CHECK(page.len > 0 && page.len < 2u * 1024 * 1024);
     int errs;
     xmlDocPtr d = parse_xml(page.data, page.len, &errs);
@@ -851,7 +851,7 @@ static void test_hub(const char *hub)
     int bad;
     T_EQ_U64(each_svg_parses(page.data, &bad), 7);   /* with the roofline */
     T_EQ_U64(bad, 0);
-    /* FORMATS.md "Measured facts": timeline Σ by state 1/2/3/4 of pa_mqa big */
+    /* docs/formats.md: timeline Σ by state 1/2/3/4 of pa_mqa big */
     rep_state_series ss;
     T_EQ_U64(rep_state_series_compute(cap, REP_CHART_BINS, &ss), 0);
     uint64_t want[KR_STATE_COUNT] = {0, 992, 795648, 465108, 340436};

@@ -1,6 +1,6 @@
 /* test_limits.c — limits of common/limits.h that are cheapest to reach from
  * memory: KR_MAX_CSV_FIELDS and KR_MAX_CSV_ROWS (bundle/csv.h),
- * KR_MAX_WAVES (filenames.json, §1.3) and KR_MAX_JSON_DEPTH for the small
+ * KR_MAX_WAVES (filenames.json, docs/formats.md#wave-index) and KR_MAX_JSON_DEPTH for the small
  * JSON files. Each error must name the limit and the position. The peak RSS
  * of the process (getrusage) must stay within what the input itself costs:
  * the CSV of 16 Mi + 1 rows is 32 MiB of text. The file-level limits and

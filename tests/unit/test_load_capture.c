@@ -1,5 +1,5 @@
 /* test_load_capture.c — bundle_capture_load on the four hub captures
- * (FORMATS.md "Measured facts", §2.4, §8.1) and on scratch folders built
+ * (docs/formats.md, docs/formats.md#label-rows, docs/instruction-classes.md) and on scratch folders built
  * here: record → row mapping, the inventory of unnamed files, folder names,
  * and the load errors. */
 #include <dirent.h>
@@ -42,7 +42,7 @@ static const hub_case HUB[] = {
      4, 5888, 1},
 };
 
-/* §8.1 static counts, in the order SMEM SALU WAITCNT BARRIER NOP MESSAGE
+/* docs/instruction-classes.md static counts, in the order SMEM SALU WAITCNT BARRIER NOP MESSAGE
  * BRANCH MATRIX LDS VMEM VALU. */
 static const kr_class CLASS_ORDER[11] = {KR_CLASS_SMEM, KR_CLASS_SALU, KR_CLASS_WAITCNT, KR_CLASS_BARRIER,
     KR_CLASS_NOP, KR_CLASS_MESSAGE, KR_CLASS_BRANCH, KR_CLASS_MATRIX, KR_CLASS_LDS, KR_CLASS_VMEM, KR_CLASS_VALU};
@@ -102,7 +102,7 @@ static void check_hub_capture(const char *hub, const hub_case *hc, int threads, 
         same_file += strcmp(c->waves[i].file, c->wave_refs[i].file) == 0;
     T_EQ_U64(same_file, hc->waves);
 
-    /* label row (§2.4) */
+    /* label row (docs/formats.md#label-rows) */
     T_CHECK(c->nrows > 0);
     T_EQ_STR(c->rows[0].isa, hc->kernel);
     T_EQ_U64(c->rows[0].is_label, 1);
@@ -142,7 +142,7 @@ static void check_hub_capture(const char *hub, const hub_case *hc, int threads, 
         T_EQ_U64(by_class[CLASS_ORDER[k]], want[k]);
 
     /* Records → rows: recompute Hit/Latency/Stall/Idle per row with the rule
-     * of §4.3 and compare with code.json (verified equal on all captures). */
+     * of docs/formats.md#per-row-sums and compare with code.json (verified equal on all captures). */
     uint64_t *rh = calloc(c->nrows, sizeof *rh), *rl = calloc(c->nrows, sizeof *rl);
     uint64_t *rs = calloc(c->nrows, sizeof *rs), *ri = calloc(c->nrows, sizeof *ri);
     size_t records = 0, unmapped = 0, waits = 0, same_line = 0;
@@ -313,7 +313,7 @@ static const char *const CODE =
     "\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, Idle\",\"version\":\"3.0.0\"}";
 
 /* Records with line 1 and 2 map to rows 1 and 2; line 0 (unknown PC), a label
- * line (3) and an unknown line (99) map to none (§4.1). */
+ * line (3) and an unknown line (99) map to none (docs/formats.md#instruction-records). */
 static const char *const WAVE0 =
     "{\"duration\":100,\"name\":\"SE0\",\"num_insts\":5,\"num_stitched\":5,\"wave\":{\"begin\":100,\"cu\":1,"
     "\"end\":200,\"id\":0,\"simd\":0,\"slot\":0,\"instructions\":[[120,9,4,8,1],[130,11,0,70,2],"
@@ -393,7 +393,7 @@ static void test_scratch(const char *root)
     bundle_capture_free(c);
 
     /* opts->label wins; a realtime.json not covering SE0 (which has waves)
-     * gives no alignment (§7.4, V-16a). */
+     * gives no alignment (docs/formats.md#se-alignment, V-16a). */
     put(dir, "realtime.json", "{\"SE1\":[[10,100],[20,120]],\"SE2\":[[10,100],[20,120]]}");
     bundle_opts lab = {.threads = 1, .no_discover = 1, .label = "mine"};
     c = NULL;
@@ -416,7 +416,7 @@ static void test_scratch(const char *root)
     }
 
     /* A folder under att_viewer/<label>/ gets that label; a name that does
-     * not match the pattern is still a capture (§1.1). */
+     * not match the pattern is still a capture (docs/formats.md#capture-folder). */
     char av[4096], lbl[4096], other[4096];
     kr_path_join(av, sizeof av, root, "att_viewer");
     kr_path_join(lbl, sizeof lbl, av, "tiny");

@@ -1,4 +1,4 @@
-/* test_load_code.c — code.json loader (FORMATS.md §2): layouts, rows,
+/* test_load_code.c — code.json loader (docs/formats.md#code-table): layouts, rows,
  * frames, kernels, line map, and the exact input errors; then the streaming
  * parser (bundle_parse_code) against the jansson reference
  * (bundle_parse_code_jansson): every hub code.json and many mutated inputs
@@ -140,7 +140,7 @@ static void test_ten_columns(void)
         T_EQ_I64(r[0].cls, KR_CLASS_LABEL);
         T_EQ_U64(r[0].is_label, 1);
         T_EQ_STR(r[0].source, "kern_a(int)");
-        T_EQ_U64(r[0].nframes, 0);          /* a label's Source is a name (§2.4) */
+        T_EQ_U64(r[0].nframes, 0);          /* a label's Source is a name (docs/formats.md#label-rows) */
         T_EQ_U64(r[0].kernel, 0);
         T_EQ_I64(r[0].codeobj, 4);
         T_EQ_U64(r[0].vaddr, 5888);
@@ -294,7 +294,7 @@ static void test_pc_layouts(void)
     T_EQ_U64(c->nline_map, 10);
     cap_free(c);
 
-    /* Empty shell: "code": null (§1.2, V-1). */
+    /* Empty shell: "code": null (docs/formats.md#capture-files, V-1). */
     c = cap_new();
     T_EQ_I64(parse(c, "{\"code\":null," HDR10 ",\"version\":\"3.0.0\"}", &err), 0);
     T_EQ_I64(c->layout, KR_LAYOUT_NONE);

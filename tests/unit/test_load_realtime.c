@@ -1,5 +1,5 @@
-/* test_load_realtime.c — realtime.json (FORMATS.md §7): 64-bit samples, the
- * measured clock (§7.3) and kreport's canonical SE alignment (§7.4). */
+/* test_load_realtime.c — realtime.json (docs/formats.md#realtime-samples): 64-bit samples, the
+ * measured clock (docs/formats.md#clock) and kreport's canonical SE alignment (docs/formats.md#se-alignment). */
 #include <string.h>
 
 #include "bundle/load_realtime.h"
@@ -44,7 +44,7 @@ static void expect_err(const char *json, const char *where, const char *msg)
     cap_free(c);
 }
 
-/* The §7.1 example (two SEs). */
+/* The docs/formats.md#realtime-samples example (two SEs). */
 static void test_example(void)
 {
     kr_capture *c = parse_ok(
@@ -149,7 +149,7 @@ static void test_errors(void)
                "invalid JSON: too big integer near '9223372036854775808' (line 1, column 30)");
 }
 
-/* FORMATS.md "Measured facts": clocks and SE offsets on the four hub captures. */
+/* docs/formats.md: clocks and SE offsets on the four hub captures. */
 static void test_hub(void)
 {
     const char *hub = t_hub();

@@ -1,7 +1,7 @@
-/* test_load_results.c — rocprofv3 results.json (bundle/load_results.h, FORMATS.md §9).
+/* test_load_results.c — rocprofv3 results.json (bundle/load_results.h, docs/formats.md#results-json).
  * Hand-written documents for recognition, types, paths, large integers,
  * dispatch and counter records; the hub's small_results.json against the
- * figures of §9 and §10.3 and the code.json label row of its capture. */
+ * figures of docs/formats.md#results-json and docs/formats.md#agent-info-csv and the code.json label row of its capture. */
 #include "bundle/load_csv.h"
 #include "bundle/load_results.h"
 #include "common/file.h"
@@ -71,7 +71,7 @@ static void test_recognition(void)
     kr_arena_free(&a);
 }
 
-/* Two processes; ids deliberately differ from array positions (§9.2). */
+/* Two processes; ids deliberately differ from array positions (docs/formats.md#results-json). */
 static const char *TWO_PROCS =
     "{\"rocprofiler-sdk-tool\":["
     "{\"metadata\":{\"pid\":11},"
@@ -154,7 +154,7 @@ static void test_model(void)
     T_EQ_STR(p->code_objects[0].uri, "file:///k.hsaco");
     T_EQ_U64(p->code_objects[0].agent_handle, 7);
 
-    /* §9.3 step 2 by id: 5120 - 4096 + 256 = 1280. */
+    /* docs/formats.md#joining-a-capture step 2 by id: 5120 - 4096 + 256 = 1280. */
     const kr_kernel_symbol *s = bundle_results_find_symbol(r, 7, 9, 5120 - 4096 + 256);
     T_CHECK(s && s->kernel_id == 40);
     T_CHECK(bundle_results_find_symbol(r, 0, 9, 1280) == s);      /* any agent */
@@ -356,7 +356,7 @@ static void test_hub(const char *hub)
     T_EQ_I64(p->pid, 700119);
     T_EQ_U64(p->nagents, 10);
 
-    /* Agent 32235: the first gfx950 (§9.2, §9.3). */
+    /* Agent 32235: the first gfx950 (docs/formats.md#results-json, docs/formats.md#joining-a-capture). */
     const kr_agent *g = bundle_results_find_agent(r, 32235);
     T_CHECK(g != NULL);
     if (g) {
@@ -378,7 +378,7 @@ static void test_hub(const char *hub)
     }
     T_CHECK(bundle_results_find_agent(r, 58550) == NULL);      /* the _after_loc_fix run */
 
-    /* The agent table agrees with the same run's agent_info CSV (§10.3),
+    /* The agent table agrees with the same run's agent_info CSV (docs/formats.md#agent-info-csv),
      * joined by node id. */
     snprintf(path, sizeof path, "%s/examples/flash_attn_func/compute_viewer/small_agent_info.csv", hub);
     kr_agent_info *ai;
@@ -404,7 +404,7 @@ static void test_hub(const char *hub)
     }
     T_EQ_U64(joined, 10);
 
-    /* Kernel symbol 195, looked up by id in the test (§9.2, §12.4). */
+    /* Kernel symbol 195, looked up by id in the test (docs/formats.md#results-json, docs/occupancy.md#worked-examples). */
     const kr_kernel_symbol *s195 = NULL;
     size_t accum_zero = 0, arch_mult4 = 0;
     for (size_t i = 0; i < p->nsymbols; i++) {
@@ -413,7 +413,7 @@ static void test_hub(const char *hub)
         accum_zero += p->symbols[i].accum_vgpr_count == 0;
         arch_mult4 += p->symbols[i].arch_vgpr_count % 4 == 0;
     }
-    T_EQ_U64(p->nsymbols, 2217);              /* placeholder + 2216 (§9.3) */
+    T_EQ_U64(p->nsymbols, 2217);              /* placeholder + 2216 (docs/formats.md#joining-a-capture) */
     T_EQ_U64(accum_zero, 2217);
     T_EQ_U64(arch_mult4, 2217);
     T_CHECK(s195 != NULL);
@@ -431,7 +431,7 @@ static void test_hub(const char *hub)
     }
     const kr_code_object *o = bundle_results_find_code_object(r, 32235, 4);
     T_CHECK(o && o->load_delta == 123610977632256ll);
-    /* §2.4/§9.3 join: 123610977633920 - 123610977632256 + 4224 = 5888. */
+    /* docs/formats.md#label-rows/docs/formats.md#joining-a-capture join: 123610977633920 - 123610977632256 + 4224 = 5888. */
     T_EQ_U64(123610977633920ull - 123610977632256ull + 4224ull, 5888);
     const kr_kernel_symbol *s = bundle_results_find_symbol(r, 32235, 4, 5888);
     T_CHECK(s != NULL && s == s195);
@@ -462,7 +462,7 @@ static void test_hub(const char *hub)
     T_EQ_U64(p->ndispatches, 0);
     T_EQ_U64(p->ncounters, 0);
 
-    /* Filtered parse: 32235 matches, 58550 does not (§9.3 step 1). */
+    /* Filtered parse: 32235 matches, 58550 does not (docs/formats.md#joining-a-capture step 1). */
     snprintf(path, sizeof path, "%s/examples/flash_attn_func/compute_viewer/small_results.json", hub);
     char *data;
     if (kr_file_read(path, KR_MAX_SMALL_FILE_BYTES, &data, &len, &err) == 0) {

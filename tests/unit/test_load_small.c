@@ -1,5 +1,5 @@
-/* test_load_small.c — filenames.json (§1.3), wstates<k>.json (§5) and
- * occupancy.json (§6.1) loaders, from hand-written JSON; then the streaming
+/* test_load_small.c — filenames.json (docs/formats.md#wave-index), wstates<k>.json (docs/formats.md#wave-state-curves) and
+ * occupancy.json (docs/formats.md#occupancy-events) loaders, from hand-written JSON; then the streaming
  * occupancy parser against its jansson reference on every hub
  * occupancy.json and many mutated inputs (same model, or the same error). */
 #include <glob.h>
@@ -81,7 +81,7 @@ static void test_filenames(void)
     }
     cap_free(c);
 
-    /* Empty shell (§1.2): null reads as empty; gfxip defaults to 9. */
+    /* Empty shell (docs/formats.md#capture-files): null reads as empty; gfxip defaults to 9. */
     c = cap_new();
     const char *shell = "{\"wave_filenames\":null,\"thread_trace\":true,\"other_simd_filenames\":{\"0\":[]}}";
     T_EQ_I64(bundle_parse_filenames(c, shell, strlen(shell), "filenames.json", &err), 0);
@@ -130,7 +130,7 @@ static void test_filenames(void)
 
 static void test_wstates(void)
 {
-    /* The §5 example. */
+    /* The docs/formats.md#wave-state-curves example. */
     const char *json = "{\"name\":\"wstates1.json\",\"state\":[1,2,3,4,3,2,1,0],"
                        "\"time\":[173024,173032,173036,173040,173056,173060,173068,173072]}";
     kr_capture *c = cap_new();

@@ -1,6 +1,6 @@
-/* test_load_snapshots.c — snapshots.json and source copies (FORMATS.md §3):
- * path rebuilding, leaf safety (§3.3) in a scratch folder with symlinks,
- * line index, frame resolution (§3.2), and the hub's flash captures. */
+/* test_load_snapshots.c — snapshots.json and source copies (docs/formats.md#source-snapshots):
+ * path rebuilding, leaf safety (docs/formats.md#snapshot-safety) in a scratch folder with symlinks,
+ * line index, frame resolution (docs/formats.md#resolving-frames), and the hub's flash captures. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -204,7 +204,7 @@ static void test_errors(void)
     cap_free(c);
 }
 
-/* §3.1: on the flash captures every Source frame resolves to a loaded copy
+/* docs/formats.md#source-snapshots: on the flash captures every Source frame resolves to a loaded copy
  * and every line is within the copy's line count. */
 static void test_hub(void)
 {
@@ -250,7 +250,7 @@ static void test_hub(void)
                     in_range += fr->line >= 1 && fr->line <= c->snapshots[fr->snapshot].nlines;
                 }
             }
-        T_EQ_U64(frames, 2069);          /* one frame per mapped row (§2.3, §2.5) */
+        T_EQ_U64(frames, 2069);          /* one frame per mapped row (docs/formats.md#source-chains, docs/formats.md#mapped-rows) */
         T_EQ_U64(resolved, frames);
         T_EQ_U64(in_range, frames);
         cap_free(c);

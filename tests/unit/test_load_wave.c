@@ -1,9 +1,9 @@
-/* test_load_wave.c — wave-file loaders (bundle/load_wave.h, FORMATS.md §4).
+/* test_load_wave.c — wave-file loaders (bundle/load_wave.h, docs/formats.md#wave-files).
  *
  * 1. Hand-written files: exact models, exact errors (message and line:col).
  * 2. Differential: every wave file of every hub capture through the scanner
  *    and through jansson; identical models; record, waitcnt and timeline
- *    totals equal FORMATS.md "Measured facts".
+ *    totals equal docs/formats.md.
  * 3. Mutations (truncation, byte flips/inserts/deletes, number replacements,
  *    duplicate keys, deep nesting, pretty-printing): both parsers accept the
  *    same inputs and, when they accept, build the same model.
@@ -361,7 +361,7 @@ typedef struct capture_facts {
     uint64_t state[5];       /* timeline Σ cycles by state 0..4 */
 } capture_facts;
 
-/* FORMATS.md "Measured facts per real capture". */
+/* docs/formats.md. */
 static const capture_facts FACTS[] = {
     {"ui_output_agent_32435_dispatch_197", 4, 1576, 84, {0, 124, 7380, 11644, 1156}},
     {"ui_output_agent_55351_dispatch_426", 32, 165632, 7808, {0, 992, 795648, 465108, 340436}},
@@ -421,7 +421,7 @@ static void test_hub(void)
                 agree++;
             else
                 fprintf(stderr, "%s: models differ: %s\n", path, why);
-            /* Facts verified on all wave files (§4): file name fields,
+            /* Facts verified on all wave files (docs/formats.md#wave-files): file name fields,
              * name "SE<se>", duration = end - begin, counts = records, CU 1. */
             unsigned se, simd, slot, id;
             T_EQ_I64(sscanf(base, "se%u_sm%u_sl%u_wv%u.json", &se, &simd, &slot, &id), 4);
@@ -436,7 +436,7 @@ static void test_hub(void)
             T_EQ_U64(a.num_stitched, a.ninsts);
             T_EQ_U64(a.bytes, len);
             T_EQ_U64(a.has_waitcnt, 1);
-            T_CHECK(a.ninsts > 0 && a.insts[a.ninsts - 1].cat == KR_CAT_MESSAGE);  /* s_endpgm last (§4.2) */
+            T_CHECK(a.ninsts > 0 && a.insts[a.ninsts - 1].cat == KR_CAT_MESSAGE);  /* s_endpgm last (docs/formats.md#record-order) */
             size_t rows_none = 0;
             for (size_t k = 0; k < a.ninsts; k++)
                 rows_none += a.insts[k].row == KR_ROW_NONE;

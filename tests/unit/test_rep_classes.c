@@ -1,5 +1,5 @@
 /* test_rep_classes.c — the "Instruction classes" Markdown and JSON, from
- * hand-built results holding FORMATS.md §8.1's per-class reference sums of
+ * hand-built results holding docs/instruction-classes.md's per-class reference sums of
  * pa_mqa big and flash small 32235. */
 #include "report/sections.h"
 #include "tests/unit/t.h"
@@ -90,7 +90,7 @@ int main(void)
                       "| VALU | 520 | 130304 | 782436 | 259592 | 8864 | 52.8 % | 32.8 % |\n"
                       "| WAITCNT | 35 | 7840 | 451424 | 451424 | 0 | 30.5 % | 57.0 % |\n"
                       "| MATRIX | 32 | 8704 | 92868 | 29712 | 332 | 6.3 % | 3.8 % |\n") != NULL);
-    /* BARRIER has no rows in big: skipped; the §8.1 order continues. */
+    /* BARRIER has no rows in big: skipped; the docs/instruction-classes.md order continues. */
     T_CHECK(strstr(m, "| NOP | 5 | 640 | 2944 | 2944 | 0 | 0.2 % | 0.4 % |\n"
                       "| BRANCH | 4 | 576 | 2332 | 0 | 616 | 0.2 % | 0.0 % |\n") != NULL);
     T_CHECK(strstr(m, "| **total** | 726 | 165632 | 1482216 | 791816 | 119980 | 100.0 % | 100.0 % |\n") != NULL);

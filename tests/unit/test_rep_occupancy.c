@@ -1,5 +1,5 @@
 /* test_rep_occupancy.c — report/md_occupancy.c on hand-built results (the
- * FORMATS.md §12.4 / §12.5 numbers): exact Markdown rows and the exact key
+ * docs/occupancy.md#worked-examples numbers): exact Markdown rows and the exact key
  * sets of the analysis.json object. */
 #include "report/sections.h"
 #include "tests/unit/t.h"

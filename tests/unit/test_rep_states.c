@@ -1,6 +1,6 @@
 /* test_rep_states.c — the "Wave states" Markdown (side by side for two
  * captures) and its analysis.json object, from hand-built results holding
- * the FORMATS.md reference sums of pa_mqa small and big (§4.4 table, §8.2). */
+ * the docs/formats.md reference sums of pa_mqa small and big (docs/formats.md#timeline table, docs/stalls.md#issue-stall-and-idle). */
 #include "report/sections.h"
 #include "tests/unit/t.h"
 
@@ -39,7 +39,7 @@ int main(void)
     an_states small, big;
     memset(&small, 0, sizeof small);
     memset(&big, 0, sizeof big);
-    /* Reference raw sums (§4.4 facts table); the clipped WAIT values are
+    /* Reference raw sums (docs/formats.md#timeline facts table); the clipped WAIT values are
      * made up (4 and 60 cycles removed). */
     fill(&small.all, 4, 124, 7380, 11644, 1156, 11640);
     small.waves = small.waves_with_timeline = 4;
@@ -83,7 +83,7 @@ int main(void)
     T_CHECK(strstr(m, "**WAIT** (held by an explicit wait") != NULL);   /* template prose */
     T_CHECK(strstr(m, "| state | small cycles | small share | big cycles | big share |\n"
                       "|---|---:|---:|---:|---:|\n") != NULL);
-    /* 124/20304 = 0.61 %, 992/1602184 = 0.06 % ... as in FORMATS.md §4.4. */
+    /* 124/20304 = 0.61 %, 992/1602184 = 0.06 % ... as in docs/formats.md#timeline. */
     T_CHECK(strstr(m, "| IDLE | 124 | 0.6 % | 992 | 0.1 % |\n") != NULL);
     T_CHECK(strstr(m, "| EXEC | 7380 | 36.3 % | 795648 | 49.7 % |\n") != NULL);
     T_CHECK(strstr(m, "| WAIT | 11644 | 57.3 % | 465108 | 29.0 % |\n") != NULL);
@@ -98,7 +98,7 @@ int main(void)
     T_CHECK(strstr(m, "| scope | waves | IDLE | EXEC | WAIT | STALL | cycles |\n") != NULL);
     T_CHECK(strstr(m, "| SE 0 | 16 | 0.1 % | 57.1 % | 28.6 % | 14.2 % | 700000 |\n") != NULL);
     T_CHECK(strstr(m, "| SIMD 1 | 16 | n/a | n/a | n/a | n/a | 0 |\n") != NULL);
-    /* §8.2: 7268/20308 = 35.8 %, 690400/1602196 = 43.1 % ... */
+    /* docs/stalls.md#issue-stall-and-idle: 7268/20308 = 35.8 %, 690400/1602196 = 43.1 % ... */
     T_CHECK(strstr(m, "| part | small cycles | small share | big cycles | big share |\n") != NULL);
     T_CHECK(strstr(m, "| issue | 7268 | 35.8 % | 690400 | 43.1 % |\n") != NULL);
     T_CHECK(strstr(m, "| stall | 11820 | 58.2 % | 791816 | 49.4 % |\n") != NULL);

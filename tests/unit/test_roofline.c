@@ -1,9 +1,9 @@
 /* test_roofline.c — counters, roofline, saturation and the hardware table
  * (analyzer/counters.h, roofline.h, saturation.h, report/hw.h,
- * templates/hw.json, the --counters dialects of cli/synth.c).
+ * templates/hw.json, the --counters dialects of synth/synth.c).
  *
  * Expected figures are derived by hand in the comments from the counter
- * construction documented at the top of cli/synth.c (W = 1024 waves per
+ * construction documented at the top of synth/synth.c (W = 1024 waves per
  * dispatch, I = 3 iterations) and from the peaks of templates/hw.json; the
  * dispatch durations are recomputed here from the CSV text. */
 #include <jansson.h>
@@ -16,7 +16,7 @@
 #include "bundle/capture.h"
 #include "cli/commands.h"
 #include "cli/roof.h"
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "common/buf.h"
 #include "report/hw.h"
 #include "report/report.h"
@@ -24,7 +24,7 @@
 #include "report/templates.h"
 #include "tests/unit/t.h"
 
-/* ---- hand-derived constants (cli/synth.c, CONSTRUCTION) ---- */
+/* ---- hand-derived constants (synth/synth.c, CONSTRUCTION) ---- */
 #define W 1024.0
 #define I 3.0
 static const double FLOPS_BF16 = 512.0 * 64 * W * I;     /* 100663296 */
@@ -453,7 +453,7 @@ static void test_dialects(void)
     }
 }
 
-/* results.json counter records (§9.2) join the CSV rows; rows of the
+/* results.json counter records (docs/formats.md#results-json) join the CSV rows; rows of the
  * capture's own dispatch id, when present, are the only ones used. */
 static void test_results_records(void)
 {
@@ -750,7 +750,7 @@ static void test_saturation(void)
     occ.kernels = &k;
     occ.nkernels = 1;
     occ.cu_count = -1;
-    /* pa_mqa_logits_fp4 (FORMATS.md §12.5): 507 workgroups of 256, 256 CUs,
+    /* pa_mqa_logits_fp4 (docs/occupancy.md#worked-examples): 507 workgroups of 256, 256 CUs,
      * 5 waves/SIMD = 5 workgroups/CU → 1280 slots, one round, 773 idle. */
     k.workgroups = 507;
     k.wg_size = 256;
@@ -767,7 +767,7 @@ static void test_saturation(void)
     T_EQ_I64(s.rounds, 1);
     T_NEAR(s.tail_fraction, 1.0 - 507.0 / 1280, 1e-12);
     T_EQ_STR(s.verdict, "underfilled");
-    /* flash_attn_func (§12.4): 512 workgroups, 2 per CU → exactly one full round. */
+    /* flash_attn_func (docs/occupancy.md#worked-examples): 512 workgroups, 2 per CU → exactly one full round. */
     k.workgroups = 512;
     k.waves_per_simd = 2;
     k.wg_per_cu_limit = 2;
@@ -791,7 +791,7 @@ static void test_saturation(void)
     T_EQ_STR(s.verdict, "unknown");
 }
 
-/* ---- the real captures (FORMATS.md §12.4, §12.5) ---- */
+/* ---- the real captures (docs/occupancy.md#worked-examples) ---- */
 
 static void test_hub(void)
 {
@@ -830,11 +830,11 @@ static void test_hub(void)
         ao.threads = 1;
         ao.roof.hw = rep_hw_pick(&t, NULL, c, note, sizeof note);
         ao.roof.device_note = note;
-        /* The agent tables say "AMD Instinct MI350X" (FORMATS.md §9.2, §10.3). */
+        /* The agent tables say "AMD Instinct MI350X" (docs/formats.md#results-json, docs/formats.md#agent-info-csv). */
         T_CHECK(ao.roof.hw && !strcmp(ao.roof.hw->name, "MI350X"));
         an_analysis a;
         T_EQ_I64(an_analyze(c, &ao, &a), 0);
-        T_CHECK(!a.counters.present);          /* the hub has no counter collection (§10) */
+        T_CHECK(!a.counters.present);          /* the hub has no counter collection (docs/formats.md#rocprofv3-csvs) */
         T_CHECK(!a.roofline.has_flops && !a.roofline.has_bytes && a.roofline.bound == AN_BOUND_UNKNOWN);
         T_EQ_STR(a.saturation.verdict, cases[i].verdict);
         T_EQ_I64(a.saturation.workgroups, cases[i].wgs);

@@ -1,10 +1,10 @@
-/* test_synth.c — the synthetic bundle generator (cli/synth.c).
+/* test_synth.c — the synthetic bundle generator (synth/synth.c).
  *
  * Writes bundles into temporary directories with synth_write, reads every
  * file back with jansson and checks (1) the by-construction figures derived
  * by hand below from the construction documented at the top of synth.c, and
- * (2) every identity of FORMATS.md §4.2, §4.3, §4.4, §4.5/§8.3, §5, §6, §7
- * and the §9.3 join, recomputed here independently of the generator. */
+ * (2) every identity of docs/formats.md#record-order, docs/formats.md#per-row-sums, docs/formats.md#timeline, docs/formats.md#waitcnt-arrays/docs/waits.md#producer-links, docs/formats.md#wave-state-curves, docs/formats.md#occupancy-events, docs/formats.md#realtime-samples
+ * and the docs/formats.md#joining-a-capture join, recomputed here independently of the generator. */
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/synth.h"
+#include "synth/synth.h"
 #include "tests/unit/t.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -148,7 +148,7 @@ static int find_entry(const char *dir, const char *prefix, char *out, size_t cap
     return n;
 }
 
-/* ------------------------------------------------- §8.3 gfx9, independently */
+/* ------------------------------------------------- docs/waits.md#producer-links gfx9, independently */
 
 typedef struct { unsigned v[64]; unsigned n; int parallel; } counter;
 
@@ -237,7 +237,7 @@ static int ev_cmp(const void *a, const void *b)
     return x->time < y->time ? -1 : x->time > y->time;
 }
 
-/* Expected category set of a row from its mnemonic (§8.1 compatibility). */
+/* Expected category set of a row from its mnemonic (docs/instruction-classes.md compatibility). */
 static int cat_ok(const char *isa, int64_t cat)
 {
     if (sw(isa, "s_waitcnt") || sw(isa, "s_nop") || sw(isa, "s_barrier")) return cat == 9;
@@ -252,12 +252,12 @@ static int cat_ok(const char *isa, int64_t cat)
     return 0;
 }
 
-/* SE offsets per §7.4 (kreport canonical, equal lo.rc): lo.sc(anchor) − lo.sc(SE). */
+/* SE offsets per docs/formats.md#se-alignment (kreport canonical, equal lo.rc): lo.sc(anchor) − lo.sc(SE). */
 static const int64_t OFFSETS[4] = {0, 756, 1508, 2212};
 
 static void check_capture(const char *cap, const expect *ex)
 {
-    /* filenames.json: exact prefix and key order (§1.3) */
+    /* filenames.json: exact prefix and key order (docs/formats.md#wave-index) */
     char path[4096];
     snprintf(path, sizeof path, "%s/filenames.json", cap);
     char *raw = read_all(path, NULL);
@@ -276,7 +276,7 @@ static void check_capture(const char *cap, const expect *ex)
     T_EQ_STR(json_string_value(json_object_get(code, "version")), "3.0.0");
     size_t nrows = json_array_size(rows);
     T_EQ_U64(nrows, 46);
-    /* §2.4 row rules */
+    /* docs/formats.md#label-rows row rules */
     const char *isa[64];
     for (size_t i = 0; i < nrows && i < 64; i++) {
         json_t *r = json_array_get(rows, i);
@@ -302,7 +302,7 @@ static void check_capture(const char *cap, const expect *ex)
     T_EQ_I64(va12 + 4 + 4 * atoi(isa[12] + strlen("s_cbranch_scc1 ")), ji(json_array_get(rows, 15), 5));
     long off41 = atol(isa[41] + strlen("s_cbranch_scc1 "));
     T_EQ_I64(va41 + 4 + 4 * (off41 - 65536), ji(json_array_get(rows, 28), 5));
-    /* ISA VGPR high-water mark (§12.3): 96 */
+    /* ISA VGPR high-water mark (docs/occupancy.md#register-counts): 96 */
     long vmax = -1;
     for (size_t i = 1; i < nrows; i++)
         for (const char *p = isa[i]; *p; p++) {
@@ -369,7 +369,7 @@ static void check_capture(const char *cap, const expect *ex)
         T_EQ_U64(n, 29 + 14 * ex->iterations);
         unsigned ordinal = slot * 4 * nse + se * 4 + simd;
 
-        /* §4.2 relations, §4.3 sums, §4.4 identities */
+        /* docs/formats.md#record-order relations, docs/formats.md#per-row-sums sums, docs/formats.md#timeline identities */
         int64_t prev_done = begin, sum_dur = 0, sum_gap = 0, sum_ovl = 0, wait_dur = 0, other = 0, stall_other = 0;
         int bad42 = 0;
         counter lgkm = {{0}, 0, 0}, vm = {{0}, 0, 0}, flats = {{0}, 0, 0};
@@ -412,7 +412,7 @@ static void check_capture(const char *cap, const expect *ex)
             }
             if (t + du > prev_done)
                 prev_done = t + du;
-            /* §8.3 gfx9 */
+            /* docs/waits.md#producer-links gfx9 */
             const char *text = isa[line];
             if (sw(text, "s_waitcnt")) {
                 if (strstr(text, "lgk")) handle(&lgkm, "lgkmcnt", text, &flats, (unsigned)line, wc_text, sizeof wc_text);
@@ -474,7 +474,7 @@ static void check_capture(const char *cap, const expect *ex)
         if (tcur > se_max[se]) se_max[se] = tcur;
         if (begin < se_min[se]) se_min[se] = begin;
 
-        /* waitcnt (§4.5): stored == recomputed; by construction 5 + 2 I entries */
+        /* waitcnt (docs/formats.md#waitcnt-arrays): stored == recomputed; by construction 5 + 2 I entries */
         strcat(wc_text, "]");
         char *stored = json_dumps(wc, JSON_COMPACT | JSON_ENCODE_ANY);
         T_EQ_STR(stored, wc_text);
@@ -500,7 +500,7 @@ static void check_capture(const char *cap, const expect *ex)
     }
     T_EQ_U64(nwaves, ex->waves);
 
-    /* §4.3: code.json equals the recomputation, and the construction */
+    /* docs/formats.md#per-row-sums: code.json equals the recomputation, and the construction */
     int mismatch = 0;
     for (size_t i = 0; i < nrows; i++) {
         json_t *r = json_array_get(rows, i);
@@ -530,7 +530,7 @@ static void check_capture(const char *cap, const expect *ex)
         T_EQ_I64(ji(json_array_get(rows, 28), 9), 8 * (int64_t)(ex->waves * ex->iterations));
     }
 
-    /* §5 wstates */
+    /* docs/formats.md#wave-state-curves wstates */
     for (int k = 0; k < 5; k++) {
         char name[32];
         snprintf(name, sizeof name, "wstates%d.json", k);
@@ -567,7 +567,7 @@ static void check_capture(const char *cap, const expect *ex)
     }
     T_CHECK(!file_exists(cap, "wstates0.json"));
 
-    /* §6 occupancy */
+    /* docs/formats.md#occupancy-events occupancy */
     json_t *occ = load_json(cap, "occupancy.json");
     T_CHECK(occ != NULL);
     if (occ) {
@@ -629,7 +629,7 @@ static void check_capture(const char *cap, const expect *ex)
         json_decref(occ);
     }
 
-    /* §7 realtime: 2100 MHz exactly, offsets 0/756/1508/2212, samples bracket every time */
+    /* docs/formats.md#realtime-samples realtime: 2100 MHz exactly, offsets 0/756/1508/2212, samples bracket every time */
     json_t *rt = load_json(cap, "realtime.json");
     T_CHECK(rt != NULL);
     if (rt) {
@@ -662,7 +662,7 @@ static void check_capture(const char *cap, const expect *ex)
         json_decref(rt);
     }
 
-    /* §3 snapshots: every frame resolves to a copy and its line exists */
+    /* docs/formats.md#source-snapshots snapshots: every frame resolves to a copy and its line exists */
     json_t *snap = load_json(cap, "snapshots.json");
     T_CHECK(snap != NULL);
     unsigned chains = 0, empty = 0, unresolved = 0;
@@ -895,7 +895,7 @@ static void test_example(void)
         json_t *procs = json_object_get(res, "rocprofiler-sdk-tool");
         T_EQ_U64(json_array_size(procs), 1);
         json_t *p = json_array_get(procs, 0);
-        /* §9.3 step 1: the agent with handle H is the GPU */
+        /* docs/formats.md#joining-a-capture step 1: the agent with handle H is the GPU */
         json_t *agents = json_object_get(p, "agents"), *gpu = NULL;
         T_EQ_U64(json_array_size(agents), 10);
         for (size_t i = 0; i < json_array_size(agents); i++) {
@@ -917,7 +917,7 @@ static void test_example(void)
             T_EQ_I64(jo(gpu, "wave_front_size"), 64);
             T_CHECK((uint64_t)json_integer_value(json_object_get(gpu, "hive_id")) == 8861873366774386336ull);
         }
-        /* §9.3 step 2: label (Codeobj, Vaddr) joins a kernel symbol */
+        /* docs/formats.md#joining-a-capture step 2: label (Codeobj, Vaddr) joins a kernel symbol */
         json_t *code = load_json(caps[r], "code.json");
         json_t *label = json_array_get(json_object_get(code, "code"), 0);
         json_t *cos = json_object_get(p, "code_objects"), *syms = json_object_get(p, "kernel_symbols");
@@ -938,12 +938,12 @@ static void test_example(void)
         if (hit) {
             T_EQ_STR(json_string_value(json_object_get(hit, "kernel_name")), "synth_kernel_0.kd");
             T_EQ_STR(json_string_value(json_object_get(hit, "formatted_kernel_name")), "synth_kernel_0");
-            T_EQ_I64(jo(hit, "arch_vgpr_count"), 48);          /* half the ISA mark 96 (§12.3) */
+            T_EQ_I64(jo(hit, "arch_vgpr_count"), 48);          /* half the ISA mark 96 (docs/occupancy.md#register-counts) */
             T_EQ_I64(jo(hit, "accum_vgpr_count"), 0);
             T_EQ_I64(jo(hit, "group_segment_size"), 16384);
         }
         json_decref(code);
-        /* §9.3 step 3: the dispatch */
+        /* docs/formats.md#joining-a-capture step 3: the dispatch */
         json_t *kd = json_object_get(json_object_get(p, "buffer_records"), "kernel_dispatch");
         int found = 0;
         for (size_t i = 0; i < json_array_size(kd); i++) {
@@ -1045,14 +1045,14 @@ static void test_run_and_errors(void)
     T_EQ_I64(find_entry(dir, "ui_output_agent_24601_dispatch_14", cap, sizeof cap), 1);
     expect ex = {1, 8, 3, 0};
     check_capture(cap, &ex);
-    /* the empty shell of the earlier traced dispatch (§1.2) */
+    /* the empty shell of the earlier traced dispatch (docs/formats.md#capture-files) */
     char shell[4096];
     T_EQ_I64(find_entry(dir, "ui_output_agent_24601_dispatch_12", shell, sizeof shell), 1);
     json_t *fn = load_json(shell, "filenames.json"), *code = load_json(shell, "code.json");
     T_CHECK(fn && json_is_null(json_object_get(fn, "wave_filenames")));
     T_CHECK(code && json_is_null(json_object_get(code, "code")));
     T_CHECK(file_exists(shell, "occupancy.json") && file_exists(shell, "realtime.json"));
-    /* every occupancy kernel id is a key of dispatches (§6.1), in the shell too */
+    /* every occupancy kernel id is a key of dispatches (docs/formats.md#occupancy-events), in the shell too */
     json_t *occ = load_json(shell, "occupancy.json");
     json_t *disp = json_object_get(occ, "dispatches");
     int unknown = 0;

@@ -1,8 +1,8 @@
-/* test_validate.c — the §13 checks of analyzer/validate.c on a hand-built
+/* test_validate.c — the docs/validate.md checks of analyzer/validate.c on a hand-built
  * capture that is consistent by construction (every figure worked out below),
  * then one defect per case, asserting the exact check id and severity; plus
- * the helpers (ISA marks §12.3, span §7.4, target §12.6) and the real
- * captures (no error, warnings only V-18a / V-21, FORMATS facts table). */
+ * the helpers (ISA marks docs/occupancy.md#register-counts, span docs/formats.md#se-alignment, target docs/occupancy.md#target-detection) and the real
+ * captures (no error, warnings only V-18a / V-21, as docs/validate.md says). */
 #include <stdint.h>
 
 #include "analyzer/validate.h"
@@ -24,13 +24,13 @@
  *   [1024, 9, 40, 40, 2]   idle 0, done 1064
  *   [1064, 6, 0, 8, 3]     idle 0, done 1072
  *   [1076, 11, 0, 100, 4]  idle 4 (1076 - 1072), done 1176 = end
- * So per row over both waves (§4.3): Hit/Latency/Stall/Idle =
+ * So per row over both waves (docs/formats.md#per-row-sums): Hit/Latency/Stall/Idle =
  *   row1 2/8/0/40, row2 2/80/80/0, row3 2/16/0/0, row4 2/200/0/8.
  * Timeline of A: [1,20] [2,4] [3,40] [2,8] [2,4] [3,100]: sum 176 = end - begin;
  * IDLE = first record - begin; WAIT 140 = 40 (IMMED) + 100 (MESSAGE).
  * waitcnt of each wave: s_load pushes 1 (lgkm PARALLEL), lgkmcnt(0) releases
  * it: [[2, [1]]].
- * wstates (§5) over A and B, worked by hand:
+ * wstates (docs/formats.md#wave-state-curves) over A and B, worked by hand:
  *   1: time 1000 1008 1020 1028, state 1 2 1 0
  *   2: time 1020 1024 1028 1032 1064 1072 1076 1080 1084, state 1 0 1 0 1 2 1 1 0
  *      (at 1072: A ends one EXEC entry and starts the next, B starts: 2)
@@ -271,7 +271,7 @@ static void test_clean(void)
         dump(&v);
     an_validation_free(&v);
 
-    /* The wstates the fixture stores are what §5 recomputes. */
+    /* The wstates the fixture stores are what docs/formats.md#wave-state-curves recomputes. */
     an_wstates_curve cur[KR_STATE_COUNT];
     T_EQ_I64(an_wstates_compute(&f.c, cur), 0);
     T_EQ_U64(cur[0].n, 0);
@@ -714,7 +714,7 @@ static void test_bounded(void)
     T_EQ_U64(count(&v, "V-10", AN_SEV_ERROR), 20);
     T_CHECK(says(&v, "V-10", AN_SEV_ERROR, "(10 more not listed)"));
     T_EQ_U64(v.errors, 30);
-    /* Findings come in §13 order. */
+    /* Findings come in docs/validate.md order. */
     for (size_t i = 1; i < v.nfindings; i++) {
         const char *a = v.findings[i - 1].id, *b = v.findings[i].id;
         T_CHECK(strcmp(a, "V-1") == 0 || strcmp(a, b) == 0 || strcmp(b, "V-1") != 0);
@@ -724,7 +724,7 @@ static void test_bounded(void)
 
 static void test_helpers(void)
 {
-    /* ISA marks (§12.3): upper bounds of ranges, singles, no mnemonics. */
+    /* ISA marks (docs/occupancy.md#register-counts): upper bounds of ranges, singles, no mnemonics. */
     fx f;
     fx_init(&f);
     f.rows[3].isa = "v_mfma_f32_32x32x16_bf16 a[0:15], v[240:241], v[2:3], a[16:31]";
@@ -740,7 +740,7 @@ static void test_helpers(void)
     T_EQ_U64(m.s, 2);    /* s0, s[0:1] */
     T_EQ_U64(m.a, 0);
 
-    /* Span (§7.4): wave B moved to SE1, whose offset is -100: raw
+    /* Span (docs/formats.md#se-alignment): wave B moved to SE1, whose offset is -100: raw
      * 1184 - 1000 = 184, aligned max(1176, 1084) - min(1000, 908) = 268. */
     fx_init(&f);
     f.waves[1].se = 1;
@@ -762,7 +762,7 @@ static void test_helpers(void)
     T_CHECK(s.has_us);    /* one SE: the raw span is exact */
     T_NEAR(s.us, 184.0 / 200.0, 1e-9);
 
-    /* Target (§12.6): override, results agent, CSV, ISA heuristic. */
+    /* Target (docs/occupancy.md#target-detection): override, results agent, CSV, ISA heuristic. */
     fx_init(&f);
     an_target t;
     an_validate_target(&f.c, "gfx942", &t);
@@ -820,7 +820,7 @@ static void test_example(void)
                           "# R\n\nstates: 1 = EXEC, 2=WAIT\n", labels, 2, missing, 1, NULL, NULL, 0, NULL, 0};
     an_validation v;
     T_EQ_I64(an_validate_example(&f, NULL, &v), 0);
-    T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "missing (§11.2)"));        /* REPORT.md */
+    T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "missing (`kreport help formats`)"));        /* REPORT.md */
     T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "holds no capture folder"));
     T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "no results.json for label big"));
     T_CHECK(says(&v, "V-20", AN_SEV_WARNING, "names kernel.py"));
@@ -840,7 +840,7 @@ static void test_example(void)
     an_validation_free(&v);
 }
 
-/* The real captures: FORMATS §13 preamble and facts table. */
+/* The real captures: docs/validate.md preamble and facts table. */
 static void test_hub(void)
 {
     const char *hub = t_hub();

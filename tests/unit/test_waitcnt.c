@@ -1,8 +1,8 @@
-/* test_waitcnt.c — the §8.3 producer-link algorithm on hand-built record
+/* test_waitcnt.c — the docs/waits.md#producer-links producer-link algorithm on hand-built record
  * streams for gfx9, gfx10/11 and gfx12 (expected entries worked out by hand
- * from the rules in FORMATS.md §8.3, written next to each case), and on the
+ * from the rules in docs/waits.md#producer-links, written next to each case), and on the
  * real captures: recomputed links equal the stored waitcnt arrays on every
- * wave (§4.5, reference totals 84 / 7808 / 1404 / 2264 entries). */
+ * wave (docs/formats.md#waitcnt-arrays, reference totals 84 / 7808 / 1404 / 2264 entries). */
 #include <stdint.h>
 
 #include "analyzer/waitcnt.h"

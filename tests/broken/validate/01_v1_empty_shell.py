@@ -1,5 +1,5 @@
 # expect: 0 info V-1 empty shell
-# An empty shell (§1.2): "wave_filenames": null, "code": null, no wave,
+# An empty shell (docs/formats.md#capture-files): "wave_filenames": null, "code": null, no wave,
 # wstates, snapshot or source files.
 import _lib
 c = _lib.capture()

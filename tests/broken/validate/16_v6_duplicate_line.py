@@ -1,5 +1,5 @@
 # expect: 3 load code.json
-# Duplicate LineNumbers are an input error (§2.4).
+# Duplicate LineNumbers are an input error (docs/formats.md#label-rows).
 import _lib
 c = _lib.capture()
 c.edit("code.json", lambda f: f["code"][4].__setitem__(2, 3))

@@ -1,5 +1,5 @@
 # expect: 3 load occupancy.json
-# Rows must have 6 or 11 integers (§6.1).
+# Rows must have 6 or 11 integers (docs/formats.md#occupancy-events).
 import _lib
 c = _lib.capture()
 W = "se0_sm0_sl0_wv0.json"

@@ -1,7 +1,7 @@
 # expect: 3 load discover_kernel_trace.csv
 # layout: example
 # path: att_viewer/small
-# A kernel_trace row with one field missing (§10.1).
+# A kernel_trace row with one field missing (docs/formats.md#rocprofv3-csvs).
 import _lib, os
 p = os.path.join(_lib.root(), "compute_viewer", "discover_kernel_trace.csv")
 lines = open(p).read().split("\n")

@@ -2,7 +2,7 @@
 # layout: example
 # path: .
 # A second dispatch folder of the big run that never got waves (hub AGENTS.md
-# Gotcha 3): filenames.json and code.json as the writer leaves them (§1.2).
+# Gotcha 3): filenames.json and code.json as the writer leaves them (docs/formats.md#capture-files).
 import _lib, json, os
 d = os.path.join(_lib.root(), "att_viewer", "big", "ui_output_agent_40963_dispatch_40")
 os.makedirs(d)

@@ -1,6 +1,6 @@
 /* synth.h — the deterministic bundle generator behind `kreport synth`.
  *
- * synth_write writes rocprofv3-shaped files (FORMATS.md §1–§7, §9–§11) for a
+ * synth_write writes rocprofv3-shaped files (docs/formats.md#capture-folder, docs/formats.md#results-json) for a
  * small synthetic kernel whose every figure is known by construction (the
  * construction is documented at the top of synth.c). Same options, same
  * bytes: no time, no pid, one seeded PRNG (splitmix64). Wave files are
@@ -8,19 +8,19 @@
  * --size-mb can produce benchmark inputs of any size.
  *
  * Layouts (what DIR receives):
- *   capture  DIR/ui_output_agent_<H>_dispatch_<D>/           (§1)
+ *   capture  DIR/ui_output_agent_<H>_dispatch_<D>/           (docs/formats.md#capture-folder)
  *   example  DIR/README.md, DIR/att_viewer/{small,big}/ui_output_*,
  *            DIR/compute_viewer/{small,big}_results.json, ..._agent_info.csv,
- *            discover_{agent_info,domain_stats,kernel_stats,kernel_trace}.csv (§11.2)
+ *            discover_{agent_info,domain_stats,kernel_stats,kernel_trace}.csv (docs/formats.md#example-folders)
  *   run      DIR/ui_output_agent_<H>_dispatch_<D>/ (+ an empty shell for an
  *            earlier traced dispatch), out_results.json, out_kernel_trace.csv,
- *            out_agent_info.csv (§11.1)
+ *            out_agent_info.csv (docs/formats.md#run-directories)
  * With counters (not "none"), counter_collection.csv goes into DIR (capture
  * layout), DIR/out_counter_collection.csv (run) or DIR/compute_viewer/
  * (example); the "passes" dialect writes pass_1/ and pass_2/ folders there.
  */
-#ifndef KR_CLI_SYNTH_H
-#define KR_CLI_SYNTH_H
+#ifndef KR_SYNTH_SYNTH_H
+#define KR_SYNTH_SYNTH_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,7 +29,7 @@
 
 typedef enum { SYNTH_LAYOUT_CAPTURE = 0, SYNTH_LAYOUT_EXAMPLE, SYNTH_LAYOUT_RUN } synth_layout;
 typedef enum { SYNTH_GFX950 = 0, SYNTH_GFX942 } synth_gfx;
-/* counter_collection.csv dialects (FORMATS.md §10.5): none; the current one;
+/* counter_collection.csv dialects (docs/formats.md#counter-collection-csv): none; the current one;
  * the old one (no Accum_VGPR_Count, no timestamps); the current one without
  * Kernel_Id; the current one split over pass_1/ and pass_2/ folders. */
 typedef enum {

@@ -1,7 +1,7 @@
 /* synth.c — deterministic rocprofv3-shaped bundles with known answers.
  *
  * CONSTRUCTION (everything below is what the tests derive by hand; section
- * numbers are FORMATS.md).
+ * numbers are docs/formats.md).
  *
  * Kernel. One code object (id 2), one kernel `synth_kernel_0`, entry Vaddr
  * 6400. code.json has a label row (LineNumber 0) and 45 instruction rows
@@ -61,20 +61,20 @@
  * SE0-equivalent clock: 180000 + 4 ((3 SIMD + SE) mod 4) + 128 slot; an SE's
  * raw clock reads 0/756/1508/2212 less for SE 0/1/2/3.
  * realtime.json: two samples per SE (0..3); lo = (7196 - offset_SE, RC0),
- * hi = (lo.sc + 21 Δ, RC0 + Δ): the §7.3 clock is exactly 2100 MHz and the
- * §7.4 offsets are exactly 0/756/1508/2212.
+ * hi = (lo.sc + 21 Δ, RC0 + Δ): the docs/formats.md#clock clock is exactly 2100 MHz and the
+ * docs/formats.md#se-alignment offsets are exactly 0/756/1508/2212.
  * occupancy.json: start/end rows of every traced wave (CU 1) plus CUs 0, 2, 5
  * on every SE (CU 2 SIMD 0 slot 0 hosts two waves back to back: an end and a
  * start at the same time, written end first).
  *
  * Seed N > 0 adds jitter (multiples of 4) to begins, the IDLE, waits, gaps
  * before memory ops, some SALU gaps and VALU stalls, and the s_endpgm drain,
- * from one splitmix64 stream per wave; every §4–§7 identity still holds.
+ * from one splitmix64 stream per wave; every docs/formats.md#wave-files identity still holds.
  * The rocprofv3 side (results.json, CSVs) always takes its timestamps from
  * the seeded stream; on gfx950 it reports arch_vgpr_count 48 (half of the
- * ISA mark 96: the §12.3 under-report), on gfx942 96.
+ * ISA mark 96: the docs/occupancy.md#register-counts under-report), on gfx942 96.
  *
- * Counter collection (--counters, §10.5): a separate run of three dispatches
+ * Counter collection (--counters, docs/formats.md#counter-collection-csv): a separate run of three dispatches
  * (ids 1 fill kernel, 2 and 3 synth_kernel_0) with the same values for both
  * synth dispatches. With W = 1024 waves (grid 65536 / 64) and I = iterations,
  * per synth dispatch (each loop iteration of a wave issues one
@@ -96,7 +96,7 @@
  * Timestamps (current dialects) come from the seeded stream like the
  * kernel traces'.
  */
-#include "cli/synth.h"
+#include "synth/synth.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -208,7 +208,7 @@ static const row_def PROGRAM[NROWS + 1] = {
     {"s_endpgm", NULL, 4, 4, 11, 0, KS(50)},
 };
 
-/* The two source files the frames point at (§3). Line numbers matter. */
+/* The two source files the frames point at (docs/formats.md#source-snapshots). Line numbers matter. */
 static const char SRC_KERNEL_TEXT[] =
     "# synth_kernel.py - the synthetic kernel of `kreport synth`.\n"
     "# FlyDSL-style source whose lines the synthetic code.json points at.\n"
@@ -292,7 +292,7 @@ static const char SRC_OPS_TEXT[] =
     "def pk_mul(x, y):\n"
     "    return rocdl.pk_mul_f32(x, y)\n";                              /* 24 */
 
-/* §8.3 gfx9 memory classes. */
+/* docs/waits.md#producer-links gfx9 memory classes. */
 enum { MEM_NONE = 0, MEM_WAITCNT, MEM_SCALAR, MEM_LDS_MSG, MEM_GLOBAL, MEM_FLAT };
 
 typedef struct prow {
@@ -300,7 +300,7 @@ typedef struct prow {
     const char *src;
     uint64_t vaddr;
     uint8_t cat;
-    uint8_t mem, lgk, vm;           /* §8.3 class and waitcnt counter bits */
+    uint8_t mem, lgk, vm;           /* docs/waits.md#producer-links class and waitcnt counter bits */
 } prow;
 
 typedef struct program {
@@ -312,7 +312,7 @@ static int starts_with(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
-/* §8.3 gfx9 classifier, on the full ISA text. */
+/* docs/waits.md#producer-links gfx9 classifier, on the full ISA text. */
 static uint8_t wc_classify(const char *t, uint8_t *lgk, uint8_t *vm)
 {
     *lgk = *vm = 0;
@@ -510,7 +510,7 @@ static int wg_next(wavegen *g, rec *r)
     return 1;
 }
 
-/* ---- timeline (§4.4) from the record stream ---- */
+/* ---- timeline (docs/formats.md#timeline) from the record stream ---- */
 
 typedef struct seg {
     uint8_t state, nomerge;
@@ -594,7 +594,7 @@ static int tl_next(tlgen *t, unsigned *state, uint64_t *cycles)
     }
 }
 
-/* ---- waitcnt producer links (§8.3, gfx9) ---- */
+/* ---- waitcnt producer links (docs/waits.md#producer-links, gfx9) ---- */
 
 #define WC_CAP 64u                  /* the program keeps at most 4 outstanding per list */
 
@@ -646,7 +646,7 @@ static long wc_extract(const char *t, const char *name)
     return strtol(p, NULL, 10);
 }
 
-/* Releases per §8.3 handle(); the released lines go to out (n returned). */
+/* Releases per docs/waits.md#producer-links handle(); the released lines go to out (n returned). */
 static unsigned wc_handle(wc_counter *c, const char *text, wc_list *flats, uint32_t *out)
 {
     long n = wc_extract(text, c->name);
@@ -831,7 +831,7 @@ static void o_jstr(sy_out *o, const char *s)
     o_putc(o, '"');
 }
 
-/* CSV string field, always quoted, inner quotes doubled (§10.1). */
+/* CSV string field, always quoted, inner quotes doubled (docs/formats.md#rocprofv3-csvs). */
 static void o_cstr(sy_out *o, const char *s)
 {
     o_putc(o, '"');
@@ -1051,7 +1051,7 @@ static int occ_add(capture_ext *x, unsigned se, uint64_t time, unsigned cu, unsi
     return 0;
 }
 
-/* Waves of other CUs on every SE (not traced; §6 lists all CUs of an SE). */
+/* Waves of other CUs on every SE (not traced; docs/formats.md#occupancy-events lists all CUs of an SE). */
 static int occ_others(capture_ext *x, uint64_t span_ref)
 {
     static const unsigned CUS[3] = {0, 2, 5};
@@ -1127,7 +1127,7 @@ static int cap_init(capture_ext *x, const program *p, const synth_opts *o, const
         w->begin = g - SE_OFFSET[w->se];
         w->rng_seed = splitmix64(&rng);
     }
-    /* pass A: code.json sums (§4.3), record counts, ends, waitcnt counts */
+    /* pass A: code.json sums (docs/formats.md#per-row-sums), record counts, ends, waitcnt counts */
     for (unsigned i = 0; i < cp->waves; i++) {
         wave *w = &c->w[i];
         wavegen g;
@@ -1163,7 +1163,7 @@ static int cap_init(capture_ext *x, const program *p, const synth_opts *o, const
 }
 
 /* ======================================================================
- * Capture folder files (§1–§7)
+ * Capture folder files (docs/formats.md#capture-folder)
  * ====================================================================== */
 
 static void wave_file_name(const wave *w, char *buf, size_t cap)
@@ -1195,7 +1195,7 @@ static void text_emit(void *ctx, uint32_t line, const uint32_t *prod, unsigned n
     o_puts(t->o, "]]");
 }
 
-/* One wave file (§4), streamed: records, timeline and waitcnt are each
+/* One wave file (docs/formats.md#wave-files), streamed: records, timeline and waitcnt are each
  * regenerated from the wave's seed instead of being held in memory. */
 static void write_wave(const capture *c, const wave *w, sy_out *o)
 {
@@ -1351,7 +1351,7 @@ static int write_filenames(const capture *c, sy_out *o)
     return 0;
 }
 
-/* dispatches: the writer's kernel map is process-wide (§6.1), so an empty
+/* dispatches: the writer's kernel map is process-wide (docs/formats.md#occupancy-events), so an empty
  * shell lists the kernel too: its other-CU rows run it. */
 static void write_occupancy(const capture_ext *x, sy_out *o)
 {
@@ -1393,7 +1393,7 @@ static const char SNAPSHOTS_JSON[] =
     "{\"/\":{\"synth\":{\"kernels\":{\"synth_kernel.py\":\"source_0_synth_kernel.py\"},"
     "\"lib\":{\"synth_ops.py\":\"source_1_synth_ops.py\"}}}}";
 
-/* ---- wstates (§5): k-way merge of every wave's timeline ---- */
+/* ---- wstates (docs/formats.md#wave-state-curves): k-way merge of every wave's timeline ---- */
 
 typedef struct ws_build {
     sy_out *state_out;          /* the wstates<k>.json file */
@@ -1583,7 +1583,7 @@ static int cap_write(const capture_ext *x, tx *t, const char *parent)
     return 0;
 }
 
-/* An empty shell (§1.2): a traced dispatch whose target CU ran none of the
+/* An empty shell (docs/formats.md#capture-files): a traced dispatch whose target CU ran none of the
  * kernel's waves; wave_filenames and code are null. */
 static int shell_write(tx *t, const char *parent, uint64_t agent, uint64_t dispatch, uint64_t rc0)
 {
@@ -1629,7 +1629,7 @@ done:
 }
 
 /* ======================================================================
- * rocprofv3 side: agents, dispatches, results.json (§9), CSVs (§10)
+ * rocprofv3 side: agents, dispatches, results.json (docs/formats.md#results-json), CSVs (docs/formats.md#rocprofv3-csvs)
  * ====================================================================== */
 
 /* Minimal compact JSON writer with comma bookkeeping (cereal key order is
@@ -1694,7 +1694,7 @@ typedef struct agent {
     unsigned uuid[8];
 } agent;
 
-#define NAGENTS 10u                 /* 2 CPUs + 8 GPUs, handles consecutive (§1.1) */
+#define NAGENTS 10u                 /* 2 CPUs + 8 GPUs, handles consecutive (docs/formats.md#capture-folder) */
 #define CPU_NAME "AMD EPYC 9575F 64-Core Processor"
 
 static void agents_make(agent *a, uint64_t first_gpu_handle, synth_gfx gfx)
@@ -2023,7 +2023,7 @@ static void kernels_make(kinfo *k, synth_gfx gfx)
                         32, 256, 8192, 0x1000, 0x1100, 80};
     k[K_COPY] = (kinfo){2, "__amd_rocclr_copyBuffer", "__amd_rocclr_copyBuffer.kd", 1, 0, 0, 8, 0,
                         32, 512, 512, 0x1040, 0x2100, 80};
-    /* gfx950 before rocm-systems PR #5862 reports half the allocation (§12.3) */
+    /* gfx950 before rocm-systems PR #5862 reports half the allocation (docs/occupancy.md#register-counts) */
     k[K_SYNTH] = (kinfo){KERNEL_ID, KERNEL_NAME, KERNEL_NAME ".kd", CODE_OBJECT_ID, 16384, 0,
                          gfx == SYNTH_GFX942 ? 96 : 48, 0, 32, 256, 65536, 0x700, ENTRY_VADDR - 0x700, 32};
     k[K_ELEMENTWISE] = (kinfo){4,
@@ -2090,7 +2090,7 @@ static void write_kernel_trace(sy_out *o, const dispatch *d, size_t n, const kin
     }
 }
 
-/* Percentage as rocprofv3 prints it (§10.1): 2 decimals, 4 significant
+/* Percentage as rocprofv3 prints it (docs/formats.md#rocprofv3-csvs): 2 decimals, 4 significant
  * digits below 1. */
 static void fmt_pct(char *buf, size_t cap, double v)
 {
@@ -2129,7 +2129,7 @@ static void write_stats_row(sy_out *o, const stat_row *r, uint64_t grand)
 static const char *STATS_HEADER =
     "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n";
 
-/* kernel_stats.csv and domain_stats.csv (§10.4) from a kernel trace. */
+/* kernel_stats.csv and domain_stats.csv (docs/formats.md#stats-csvs) from a kernel trace. */
 static void write_stats(sy_out *ks, sy_out *ds, const dispatch *d, size_t n, const kinfo *k)
 {
     stat_row rows[K_COUNT];
@@ -2700,7 +2700,7 @@ static int write_run_side(const synth_opts *o, const run_const *rc, tx *t, const
     return 0;
 }
 
-/* ---- counter collection (§10.5) ---- */
+/* ---- counter collection (docs/formats.md#counter-collection-csv) ---- */
 
 #define COUNTER_T0 2011871122334455ull
 
@@ -2820,7 +2820,7 @@ static int write_counters(const synth_opts *o, tx *t, const char *dir, const cha
     return 0;
 }
 
-/* The separate `--stats --kernel-trace` discovery run of an example (§11.1). */
+/* The separate `--stats --kernel-trace` discovery run of an example (docs/formats.md#run-directories). */
 static int write_discovery(const synth_opts *o, tx *t, const char *dir)
 {
     agent agents[NAGENTS];
@@ -2865,7 +2865,7 @@ static int write_example_readme(const synth_opts *o, const synth_plan *plan, tx 
     o_printf(out, "# " KERNEL_NAME " (synthetic, %s)\n\n", gfx);
     o_puts(out, "A synthetic example folder in the hub layout, written by `kreport synth`. Every\n"
                 "file has the shape rocprofv3 writes; every number is known by construction\n"
-                "(the construction is described at the top of `cli/synth.c` in the kreport\n"
+                "(the construction is described at the top of `synth/synth.c` in the kreport\n"
                 "sources). Nothing here was measured on a GPU.\n\n");
     o_printf(out, "Regenerate (byte for byte): `kreport synth <dir> --layout example --gfx %s --seed %llu "
                   "--waves %u --iterations %u",
