@@ -1562,7 +1562,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
                      "the global verdict stands, class results come from the script metric (low confidence)",
                      out->tbest.nsegments, out->tcand.nsegments, out->bench.nrows);
         }
-        /* Config columns whose values select different target kernels (LOOP.md §3.8). */
+        /* Config columns whose values select different target kernels (docs/compare.md#config-classes). */
         if (out->row_aligned &&
             an_baseline_kernel_columns(&out->bench, &out->tbest, &out->kernel_columns, &out->nkernel_columns))
             return KR_INTERNAL;

@@ -776,7 +776,7 @@ static int achieved(const kr_capture *c, uint32_t simds_per_cu, an_occ_achieved 
     return rc;
 }
 
-/* §12.1 LDS per CU of a target; lds_kb: the agent's, -1 unknown. */
+/* LDS per CU (docs/occupancy.md#hardware-parameters) of a target; lds_kb: the agent's, -1 unknown. */
 static int64_t lds_per_cu(const char *target, int64_t lds_kb)
 {
     if (starts(target, "gfx95"))

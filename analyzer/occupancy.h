@@ -177,13 +177,13 @@ void an_occ_isa_marks(const char *isa, uint32_t *v, uint32_t *a, uint32_t *s);
 uint32_t an_occ_w_vgpr(uint32_t v_total);
 uint32_t an_occ_w_sgpr(uint32_t sgpr);
 
-/* §12.2 limits of a kernel known from a kernel-trace row (source
+/* The limits (docs/occupancy.md#limits) of a kernel known from a kernel-trace row (source
  * kernel_trace.csv). The caller sets k's reported_arch_vgpr,
  * reported_accum_vgpr, reported_sgpr, lds_bytes, wg_size and workgroups
- * (-1 unknown) and isa_v/isa_a/isa_s: the §12.3 marks of a capture of the
+ * (-1 unknown) and isa_v/isa_a/isa_s: the register marks (docs/occupancy.md#register-counts) of a capture of the
  * kernel, 0 without one (then the gfx950 under-report cannot be seen: the
  * caller says so). target "gfx950" or NULL; cu_count -1 unknown. Fills the
- * limit fields as an_occupancy_compute does, §12.3 corrections included. */
+ * limit fields as an_occupancy_compute does, register corrections included. */
 void an_occ_limits_reported(an_occ_kernel *k, const char *target, int64_t cu_count);
 
 /* opts may be NULL. Returns 0 or KR_INTERNAL (allocation). */
