@@ -686,7 +686,8 @@ static int commit_providers(const an_cmp_side *s, char ***out, size_t *n)
         for (size_t r = 0; r < t->nrows; r++) {
             char v[256], w[256];
             an_bench_norm(an_bench_cell(t, r, (size_t)cc), w, sizeof w);
-            if (!w[0] || !strcmp(w, "None") || !strcmp(w, "null") || !strcmp(w, "nan"))
+            if (!w[0] || ci_eq(w, "none") || ci_eq(w, "null") || ci_eq(w, "nan") || ci_eq(w, "n/a") ||
+                ci_eq(w, "na") || !strcmp(w, "-"))
                 continue;
             an_bench_norm(an_bench_cell(t, r, (size_t)pc), v, sizeof v);
             if (add_name(out, n, v))
@@ -696,6 +697,39 @@ static int commit_providers(const an_cmp_side *s, char ***out, size_t *n)
     return 0;
 }
 
+
+/* The candidate_commit cells of one provider's rows on a side, joined. */
+static char *provider_commits(const an_cmp_side *s, const char *prov)
+{
+    kr_buf b;
+    kr_buf_init(&b);
+    for (size_t f = 0; f < s->ncsvs; f++) {
+        const an_bench_csv *t = &s->csvs[f];
+        int pc = an_csv_col_ci(t, "provider"), cc = an_csv_col_ci(t, "candidate_commit");
+        if (pc < 0 || cc < 0)
+            continue;
+        for (size_t r = 0; r < t->nrows; r++) {
+            char v[256];
+            an_bench_norm(an_bench_cell(t, r, (size_t)pc), v, sizeof v);
+            if (ci_eq(v, prov))
+                kr_buf_printf(&b, "%s\x1f", an_bench_cell(t, r, (size_t)cc));
+        }
+    }
+    char *sig = xstrdup(kr_buf_cstr(&b));
+    kr_buf_free(&b);
+    return sig;
+}
+
+/* Providers with per-shape traces (profiles/<shape>/<provider>/) on a side. */
+static int traced_providers(const an_cmp_side *s, char ***out, size_t *n)
+{
+    for (size_t i = 0; i < s->ntraces; i++) {
+        char shape[256], prov[256];
+        if (an_profile_path(s->traces[i].path, shape, sizeof shape, prov, sizeof prov) && add_name(out, n, prov))
+            return KR_INTERNAL;
+    }
+    return 0;
+}
 
 /* Restricts the harness CSVs of both sides to the provider under test.
  * Sets *ambiguous when no provider can be chosen (a problem is noted). */
@@ -739,8 +773,37 @@ static int harness(an_compare *out, const an_cmp_side *best, const an_cmp_side *
         if (ncp == 1) {
             out->provider = xstrdup(cp[0]);
             out->provider_source = "candidate_commit";
+        } else if (ncp > 1) {
+            /* Every row carries a commit: the provider whose commit changed. */
+            size_t nchanged = 0, pick = 0;
+            for (size_t i = 0; i < ncp; i++) {
+                char *a = provider_commits(best, cp[i]), *b = provider_commits(cand, cp[i]);
+                if (a && b && strcmp(a, b)) {
+                    nchanged++;
+                    pick = i;
+                }
+                free(a);
+                free(b);
+            }
+            if (nchanged == 1) {
+                out->provider = xstrdup(cp[pick]);
+                out->provider_source = "candidate_commit";
+            }
         }
         free_names(cp, ncp);
+        if (!out->provider) {
+            /* The profiler gate traces the provider under test only. */
+            char **tp = NULL;
+            size_t ntp = 0;
+            if (traced_providers(best, &tp, &ntp) || traced_providers(cand, &tp, &ntp))
+                return KR_INTERNAL;
+            for (size_t i = 0; ntp == 1 && i < out->nproviders && !out->provider; i++)
+                if (ci_eq(out->providers[i], tp[0])) {
+                    out->provider = xstrdup(out->providers[i]);
+                    out->provider_source = "traced";
+                }
+            free_names(tp, ntp);
+        }
         if (!out->provider) {
             size_t nchanged = 0, pick = 0;
             for (size_t i = 0; i < out->nproviders; i++) {

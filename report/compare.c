@@ -103,7 +103,8 @@ static void md_measured(rep_doc *d, const an_compare *c)
                  "deciding.", rep_md_code(d, c->provider),
                  !strcmp(c->provider_source, "option") ? "--provider"
                  : !strcmp(c->provider_source, "candidate_commit") ? "the only one with a candidate_commit"
-                 : !strcmp(c->provider_source, "changed") ? "the only one whose numbers changed" : "the only provider",
+                 : !strcmp(c->provider_source, "changed") ? "the only one whose numbers changed"
+                 : !strcmp(c->provider_source, "traced") ? "the only one with per-shape traces" : "the only provider",
                  c->nproviders - 1, c->nproviders == 2 ? "" : "s", c->nproviders == 2 ? "" : "s");
     if (c->benchmark_only && g->evaluated && c->bench.metric) {
         const char *how = c->bench_method && !strcmp(c->bench_method, "replicates")

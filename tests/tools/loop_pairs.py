@@ -158,7 +158,7 @@ HARNESS_HEADER = ["run_id", "shape_id", "model", "stage", "dtype", "op_type", "a
 
 
 def harness_side(root, rng, pool, change, *, nshapes=8, traces=True, commit="abc1234", ref_change=1.0, reps=25,
-                 correct_fail=None):
+                 correct_fail=None, ref_commit=""):
     rows = []
     for i in range(nshapes):
         m = 256 * (i + 1)
@@ -170,7 +170,7 @@ def harness_side(root, rng, pool, change, *, nshapes=8, traces=True, commit="abc
             med = median(ts) / 1000
             ok = not (prov == "flydsl" and correct_fail == i)
             rows.append([f"run-{rng.randrange(1 << 30)}", f"sha1:{shape}", "llama3-8b", "decode", "bf16", "rmsnorm", args, prov,
-                         prov, commit if prov == "flydsl" else "", "True" if ok else "False", f"{rng.uniform(0, 1e-3):.6f}",
+                         prov, commit if prov == "flydsl" else ref_commit, "True" if ok else "False", f"{rng.uniform(0, 1e-3):.6f}",
                          "ok" if ok else "incorrect", f"{med:.4f}", f"{ts[len(ts) // 10] / 1000:.4f}",
                          f"{ts[len(ts) * 9 // 10] / 1000:.4f}", f"{sum(ts) / len(ts) / 1000:.4f}", "0.01",
                          f"{ts[0] / 1000:.4f}", f"{2e3 / med:.2f}", f"{1e2 / med:.3f}", reps])
@@ -240,6 +240,8 @@ CASES = [
     ("harness_keep", "keep", []),
     ("harness_nocommit_ambiguous", "fail (ambiguous target)", []),
     ("harness_provider_option", "keep", ["--provider", "flydsl"]),
+    ("harness_nocommit_traced", "keep", []),
+    ("harness_all_commits", "keep", []),
     ("harness_gate_fail", "fail (gate)", []),
     ("harness_notrace_keep", "keep (benchmark)", []),
     ("replicates_keep", "keep", []),
@@ -280,7 +282,11 @@ def make_all(out):
     pair(out, "tflops_replicates_keep", tflops_side, dict(change=1.0, nshapes=4, replicates=3),
          dict(change=0.95, nshapes=4, replicates=3), nxt())
     pair(out, "harness_keep", harness_side, dict(change=1.0), dict(change=0.95), nxt())
-    pair(out, "harness_nocommit_ambiguous", harness_side, dict(change=1.0, commit=""), dict(change=0.95, commit=""), nxt())
+    pair(out, "harness_nocommit_ambiguous", harness_side, dict(change=1.0, commit="", traces=False),
+         dict(change=0.95, commit="", traces=False), nxt())
+    pair(out, "harness_nocommit_traced", harness_side, dict(change=1.0, commit=""), dict(change=0.95, commit=""), nxt())
+    pair(out, "harness_all_commits", harness_side, dict(change=1.0, commit="a1", ref_commit="a1"),
+         dict(change=0.95, commit="b2", ref_commit="a1"), nxt())
     pair(out, "harness_provider_option", harness_side, dict(change=1.0, commit=""), dict(change=0.95, commit=""), nxt())
     pair(out, "harness_gate_fail", harness_side, dict(change=1.0), dict(change=0.95, correct_fail=2), nxt())
     pair(out, "harness_notrace_keep", harness_side, dict(change=1.0, traces=False), dict(change=0.95, traces=False), nxt())
