@@ -363,6 +363,7 @@ typedef struct kr_capture {
      * which of its GPU agents describes the capture and why (§14). */
     kr_rocpd *rocpd;
     const char *rocpd_agent;
+    const kr_agent *rocpd_gpu;   /* the GPU agent chosen, NULL when ambiguous or none */
 
     /* Files in the folder that no rule names (for info/validate). */
     const char **extra_files; size_t nextra_files;
