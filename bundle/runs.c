@@ -2,6 +2,7 @@
 #include "bundle/runs.h"
 
 #include <jansson.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,12 @@ static int add_rocpd(walk *w, const char *path, const char *rel)
         if (ag->type != 2)
             continue;
         gpu_row g = {ag->logical_node_id, ag->product_name, ag->name, NULL, ag->cu_count};
+        if (ag->gpu_id >= 0 || ag->location_id >= 0 || ag->drm_render_minor >= 0) {
+            char card[256];
+            snprintf(card, sizeof card, "Gpu_Id=%" PRId64 ", Location_Id=%" PRId64 ", Drm_Render_Minor=%" PRId64,
+                     ag->gpu_id, ag->location_id, ag->drm_render_minor);
+            g.card = astr(w, card);
+        }
         if ((rc = add_gpu(w, g)))
             return rc;
     }
