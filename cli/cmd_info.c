@@ -27,7 +27,7 @@ static const char *opt_results, *opt_target;
 
 const cli_opt cmd_info_options[] = {
     {"json", 0, OPT_FLAG, NULL, "print one JSON object (schema kreport.info) instead of text", &opt_json},
-    {"results", 0, OPT_STRING, "FILE", "results.json to join instead of searching beside the capture", &opt_results},
+    {"results", 0, OPT_STRING, "FILE", "results.json, rocprofv3 CSV or rocpd .db to join instead of searching", &opt_results},
     {"target", 0, OPT_STRING, "NAME", "GPU target (e.g. gfx950) instead of detecting it (FORMATS §12.6)", &opt_target},
     {"jobs", 'j', OPT_INT, "N", "wave-file parser threads (default: online CPUs)", &opt_jobs},
     {0},

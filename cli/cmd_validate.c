@@ -39,7 +39,7 @@ static const bundle_source *opt_src;
 const cli_opt cmd_validate_options[] = {
     {"json", 0, OPT_FLAG, NULL, "print one JSON object (schema kreport.validate) instead of text", &opt_json},
     {"quiet", 'q', OPT_FLAG, NULL, "print only error findings (and the summary lines)", &opt_quiet},
-    {"results", 0, OPT_STRING, "FILE", "results.json to join instead of searching beside the capture", &opt_results},
+    {"results", 0, OPT_STRING, "FILE", "results.json, rocprofv3 CSV or rocpd .db to join instead of searching", &opt_results},
     {"target", 0, OPT_STRING, "NAME", "GPU target (e.g. gfx950) instead of detecting it (FORMATS §12.6)", &opt_target},
     {"jobs", 'j', OPT_INT, "N", "wave-file parser threads (default: online CPUs)", &opt_jobs},
     {"max", 0, OPT_INT, "N", "occurrences listed per check and severity (default 20; 0 = default)", &opt_max},
