@@ -290,7 +290,7 @@ int an_validate_reg_counts(const kr_capture *c, const kr_code_row *label, an_reg
                 out->arch_vgpr = d->vgpr;
                 out->accum_vgpr = d->accum_vgpr;
                 out->sgpr = d->sgpr;
-                out->source = "kernel_trace.csv";
+                out->source = c->rocpd && c->kernel_trace == c->rocpd->trace ? "the rocpd database" : "kernel_trace.csv";
                 return 1;
             }
         }
@@ -1168,6 +1168,12 @@ static void check_results(vctx *x)
     if (!c->name_matched) {
         add(x, V18a, AN_SEV_WARNING, c->folder ? c->folder : "(folder)",
             "folder name gives no agent handle (ui_output_agent_<H>_dispatch_<D>): results cannot be joined");
+    } else if (!c->results && c->rocpd) {
+        /* A rocpd database holds the agents, symbols and dispatches (§14);
+         * only which GPU agent ran the capture may be open. */
+        add(x, V18a, c->rocpd_gpu ? AN_SEV_INFO : AN_SEV_WARNING, c->rocpd->path,
+            "no results.json; the rocpd database (schema %s) gives the agents and dispatches; its agent: %s",
+            c->rocpd->schema_version, c->rocpd_agent ? c->rocpd_agent : "?");
     } else if (!c->results) {
         add(x, V18a, AN_SEV_WARNING, c->folder ? c->folder : "(folder)",
             "no results.json for this capture (no GPU agent with handle %" PRIu64 " in a results.json found)",
@@ -1442,7 +1448,13 @@ static void check_publishing(vctx *x, const an_example_facts *f)
         if (strcmp(c->label, "big") == 0 ? !primary || strcmp(primary->label, "big") != 0
                                          : !primary || (strcmp(primary->label, "big") != 0 && c->waves > primary->waves))
             primary = c;
-        if (c->results_match == 0)
+        if (c->results_match == 0 && c->results_file)
+            add(x, V20f, AN_SEV_WARNING, LOC("compute_viewer/%s", c->results_file),
+                "has no GPU agent with handle %" PRIu64 " of capture %s/%s (its GPU agents: %s), so it comes "
+                "from another run: add the rocpd database of the run that wrote %s, or give that capture its own "
+                "label", c->agent_handle, c->label, c->folder, c->results_agents ? c->results_agents : "none",
+                c->folder);
+        else if (c->results_match == 0)
             add(x, V20f, AN_SEV_WARNING, LOC("compute_viewer/%s_results.json", c->label),
                 "has no GPU agent with handle %" PRIu64 " of capture %s/%s (its GPU agents: %s), so it comes "
                 "from another run: add the results.json of the run that wrote %s, or give that capture its own "
@@ -1500,7 +1512,7 @@ int an_validate_example(const an_example_facts *f, const an_validate_opts *opts,
             add(x, V20, AN_SEV_WARNING, LOC("att_viewer/%s", l->label), "holds no capture folder");
         if (!l->has_results)
             add(x, V20, AN_SEV_WARNING, LOC("compute_viewer/%s_results.json", l->label),
-                "missing: no results.json for label %s", l->label);
+                "missing: no results.json for label %s (nor a rocpd %s_results.db)", l->label, l->label);
     }
     for (size_t i = 0; i < f->nreadme_missing; i++)
         add(x, V20, AN_SEV_WARNING, "README.md", "names %s, which is not in the example folder: add the file, or drop it from README.md",

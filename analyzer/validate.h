@@ -57,7 +57,7 @@ const char *an_severity_name(an_severity s);   /* "error", "warning", "info" */
 typedef struct an_example_label {
     const char *label;       /* att_viewer/<label>/ */
     size_t ncaptures;        /* capture folders inside it */
-    uint8_t has_results;     /* compute_viewer/<label>_results.json exists */
+    uint8_t has_results;     /* compute_viewer/<label>_results.json or <label>_results.db (rocpd) exists */
 } an_example_label;
 
 typedef struct an_example_facts {
@@ -104,8 +104,10 @@ typedef struct an_example_capture {
     uint8_t has_occupancy;               /* occupancy.json with rows */
     double low_fraction;                 /* an_occ_achieved.low_fraction */
     const char *content_digest;          /* SHA-256 over the folder's files, NULL unknown */
-    int8_t results_match;                /* -1 no <label>_results.json, 0 no agent with the handle, 1 match */
+    int8_t results_match;                /* -1 no <label>_results.json (nor a rocpd <label>_results.db
+                                            with agent handles), 0 no agent with the handle, 1 match */
     const char *results_agents;          /* that file's GPU agent handles ("32235, 32236"), for messages */
+    const char *results_file;            /* that file's name in compute_viewer/, NULL: <label>_results.json */
 } an_example_capture;
 
 int an_validate_example(const an_example_facts *f, const an_validate_opts *opts, an_validation *out);

@@ -816,6 +816,9 @@ static int load_batch(kr_capture *c, const bundle_opts *opts, kr_err *err, int *
         c->kernel_trace = res->kernel_trace;
         c->agent_info = res->agent_info;
         c->kernel_stats = res->kernel_stats;
+        c->rocpd = res->rocpd;
+        c->rocpd_agent = res->rocpd_agent;
+        c->rocpd_gpu = res->rocpd_gpu;
         c->counters = res->counters;
         c->ncounters = res->ncounters;
         c->counter_paths = res->counter_paths;

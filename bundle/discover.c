@@ -169,6 +169,7 @@ static int attach_rocpd(kr_capture *c, kr_rocpd *db, int explicit_file, kr_err *
         return 0;
     c->rocpd = db;
     c->rocpd_agent = kr_arena_strdup(&c->arena, note);
+    c->rocpd_gpu = g;
     if (!c->kernel_trace)
         c->kernel_trace = db->trace;
     if (!c->agent_info)

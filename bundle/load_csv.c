@@ -335,7 +335,7 @@ int bundle_kernel_trace_from_csv(kr_arena *a, const bundle_csv *t, kr_kernel_tra
 
 enum {
     AI_NODE, AI_LNODE, AI_TYPE, AI_NAME, AI_PRODUCT, AI_GFX, AI_CU, AI_SIMD_PER_CU, AI_WPS, AI_WPC,
-    AI_WAVE, AI_LDS, AI_CLK, AI_XCC, AI_ARRAYS, AI_N
+    AI_WAVE, AI_LDS, AI_CLK, AI_XCC, AI_ARRAYS, AI_GPU_ID, AI_LOCATION, AI_DRM, AI_N
 };
 
 int bundle_agent_info_from_csv(kr_arena *a, const bundle_csv *t, kr_agent_info **out, kr_err *err)
@@ -349,6 +349,7 @@ int bundle_agent_info_from_csv(kr_arena *a, const bundle_csv *t, kr_agent_info *
         [AI_WPC] = {"Max_Waves_Per_Cu", 1}, [AI_WAVE] = {"Wave_Front_Size", 1},
         [AI_LDS] = {"Lds_Size_In_Kb", 1}, [AI_CLK] = {"Max_Engine_Clk_Fcompute", 1},
         [AI_XCC] = {"Num_Xcc", 1}, [AI_ARRAYS] = {"Array_Count", 1},
+        [AI_GPU_ID] = {"Gpu_Id", 0}, [AI_LOCATION] = {"Location_Id", 0}, [AI_DRM] = {"Drm_Render_Minor", 0},
     };
     int idx[AI_N];
     int rc = find_cols(t, spec, idx, AI_N, err);
@@ -372,6 +373,13 @@ int bundle_agent_info_from_csv(kr_arena *a, const bundle_csv *t, kr_agent_info *
         for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
             if ((rc = get_i64(t, r, spec, idx, ints[k].col, ints[k].dst, err)) != 0)
                 return rc;
+        struct { size_t col; int64_t *dst; } card[] = {
+            {AI_GPU_ID, &g->gpu_id}, {AI_LOCATION, &g->location_id}, {AI_DRM, &g->drm_render_minor}};
+        for (size_t k = 0; k < sizeof card / sizeof card[0]; k++) {
+            *card[k].dst = -1;
+            if (idx[card[k].col] >= 0 && (rc = get_i64(t, r, spec, idx, card[k].col, card[k].dst, err)) != 0)
+                return rc;
+        }
         if (!(g->name = adup(a, bundle_csv_cell(t, r, (size_t)idx[AI_NAME]))) ||
             !(g->product_name = adup(a, bundle_csv_cell(t, r, (size_t)idx[AI_PRODUCT]))))
             return oom(t, err);
@@ -461,7 +469,7 @@ const char *bundle_csv_refusal(bundle_csv_type k)
     if (k != BUNDLE_CSV_ROCPROF_V1)
         return NULL;
     return "a rocprof v1/v2 results.csv (columns KernelName, BeginNs, EndNs): kreport reads rocprofv3 output only; "
-           "profile again with rocprofv3 (README \"Profiling for kreport\") or move the file away";
+           "profile again with rocprofv3 (`kreport help capture`) or move the file away";
 }
 
 /* ---- parse-from-memory and file wrappers ---- */

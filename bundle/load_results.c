@@ -430,11 +430,11 @@ static int build_agent(ctx *c, json_t *j, const char *path, kr_agent *g)
     int64_t *ints[] = {&g->type, &g->gfx_target_version, &g->node_id, &g->logical_node_id,
                        &g->cu_count, &g->simd_per_cu, &g->max_waves_per_simd, &g->max_waves_per_cu,
                        &g->wave_front_size, &g->lds_size_in_kb, &g->max_engine_clk_fcompute,
-                       &g->num_xcc, &g->array_count};
+                       &g->num_xcc, &g->array_count, &g->gpu_id, &g->location_id, &g->drm_render_minor};
     static const char *const keys[] = {"type", "gfx_target_version", "node_id", "logical_node_id",
                                        "cu_count", "simd_per_cu", "max_waves_per_simd", "max_waves_per_cu",
                                        "wave_front_size", "lds_size_in_kb", "max_engine_clk_fcompute",
-                                       "num_xcc", "array_count"};
+                                       "num_xcc", "array_count", "gpu_id", "location_id", "drm_render_minor"};
     int rc = f_handle(c, j, path, "id", 1, &g->handle);
     if (rc)
         return rc;

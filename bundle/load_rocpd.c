@@ -359,7 +359,8 @@ typedef struct load {
     vec agents;              /* kr_agent, all runs */
     vec dispatches;          /* kr_dispatch, all runs */
     vec values;              /* pmc_value, all runs */
-    int all_handles;
+    int gpu_handles;         /* some GPU agent's extdata carried id.handle */
+    vec pmc_names;           /* const char *: counter names of all runs */
 } load;
 
 /* A number from the agent's extdata JSON, -1 when absent or not an
@@ -426,8 +427,8 @@ static int read_agents(load *L, const char *suffix, vec *ids)
             }
         }
         int64_t handle = x ? json_int(json_object_get(x, "id"), "handle") : -1;
-        if (handle < 0)
-            L->all_handles = 0;
+        if (handle > 0 && g->type == 2)
+            L->gpu_handles = 1;
         g->handle = handle < 0 ? 0 : (uint64_t)handle;
         g->node_id = abs_index >= 0 ? abs_index : json_int(x, "node_id");
         g->logical_node_id = logical >= 0 ? logical : json_int(x, "logical_node_id");
@@ -441,6 +442,9 @@ static int read_agents(load *L, const char *suffix, vec *ids)
         g->max_engine_clk_fcompute = json_int(x, "max_engine_clk_fcompute");
         g->num_xcc = json_int(x, "num_xcc");
         g->array_count = json_int(x, "array_count");
+        g->gpu_id = json_int(x, "gpu_id");
+        g->location_id = json_int(x, "location_id");
+        g->drm_render_minor = json_int(x, "drm_render_minor");
         /* The gfx target: the name column in schema 3.0, generic_name in
          * later ones where name is the user's label; extdata's name last. */
         const char *xname = x && json_is_string(json_object_get(x, "name")) ? json_string_value(json_object_get(x, "name")) : NULL;
@@ -696,7 +700,12 @@ static int read_counters(load *L, run_ctx *x)
         if ((rc = get_int(r, &t, 0, 0, &ir->id)) || (rc = get_text(r, &t, 1, nm)))
             break;
         ir->val = (int64_t)names.n - 1;
-        L->out->npmc++;
+        const char **all = vec_push(&L->pmc_names);
+        if (!all) {
+            rc = oom(r);
+            break;
+        }
+        *all = *nm;
     }
     if (!rc && more < 0)
         rc = r->err->code;
@@ -891,6 +900,11 @@ static int cmp_value(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static int same_str(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : "") == 0; }
 
 static int same_agent(const kr_agent *a, const kr_agent *b)
@@ -931,7 +945,13 @@ static int finish(load *L)
     }
     o->trace = kt;
     o->agents = ai;
-    o->agent_handles = (uint8_t)(L->all_handles && L->agents.n);
+    o->agent_handles = (uint8_t)L->gpu_handles;
+    /* Counter definitions: distinct names over all runs. */
+    const char **names = L->pmc_names.v;
+    if (L->pmc_names.n)
+        qsort(names, L->pmc_names.n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < L->pmc_names.n; i++)
+        o->npmc += i == 0 || strcmp(names[i], names[i - 1]) != 0;
 
     /* Counters: one value per (dispatch, counter), summed over its rows. */
     pmc_value *v = L->values.v;
@@ -967,7 +987,7 @@ static int read_db(rdb *r, kr_rocpd **out)
     L.agents.size = sizeof(kr_agent);
     L.dispatches.size = sizeof(kr_dispatch);
     L.values.size = sizeof(pmc_value);
-    L.all_handles = 1;
+    L.pmc_names.size = sizeof(const char *);
     /* The progress handler keeps the pointer harden() gave it. */
     sqlite3_progress_handler(r->db, PROGRESS_OPS, on_progress, &L.r);
     kr_rocpd *o = kr_arena_alloc(r->a, sizeof *o);
@@ -990,6 +1010,7 @@ static int read_db(rdb *r, kr_rocpd **out)
     free(L.agents.v);
     free(L.dispatches.v);
     free(L.values.v);
+    free(L.pmc_names.v);
     sqlite3_progress_handler(r->db, 0, NULL, NULL);
     if (!rc)
         *out = o;
@@ -1093,7 +1114,7 @@ const kr_agent *bundle_rocpd_agent(const kr_rocpd *db, int has_handle, uint64_t 
         ngpu++;
         if (!only)
             only = g;
-        if (has_handle && db->agent_handles && g->handle == handle) {
+        if (has_handle && g->handle && g->handle == handle) {
             snprintf(note, cap, "GPU agent %s (logical index %" PRId64 ") has the capture's handle %" PRIu64,
                      g->name, g->logical_node_id, handle);
             return g;

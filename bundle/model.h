@@ -219,6 +219,7 @@ typedef struct kr_agent {
     int64_t cu_count, simd_per_cu, max_waves_per_simd, max_waves_per_cu;
     int64_t wave_front_size, lds_size_in_kb, max_engine_clk_fcompute;
     int64_t num_xcc, array_count;
+    int64_t gpu_id, location_id, drm_render_minor;  /* the card (rocpd extdata), -1 unknown */
 } kr_agent;
 
 typedef struct kr_kernel_symbol {
@@ -311,9 +312,9 @@ typedef struct kr_rocpd {
     const char *schema_version;  /* rocpd_metadata "schema_version" of the first run ("3", "3.0.3", "4.1.0") */
     int schema_major;            /* 3 or 4 */
     size_t nruns;                /* uuids (table suffixes): runs written or merged into the file */
-    size_t nsymbols, npmc;       /* kernel symbols, counter definitions */
+    size_t nsymbols, npmc;       /* kernel symbols, counter names (distinct over the runs) */
     uint8_t symbol_registers;    /* the kernel symbol table has sgpr/arch_vgpr/accum_vgpr columns */
-    uint8_t agent_handles;       /* every agent's extdata carried id.handle (kr_agent.handle) */
+    uint8_t agent_handles;       /* some GPU agent's extdata carried id.handle (kr_agent.handle; 0 absent) */
     kr_kernel_trace *trace;      /* every kernel dispatch, Agent_Id as a logical index like the CSV */
     kr_agent_info *agents;       /* every agent */
     kr_counter_value *counters;  /* summed per dispatch and counter, dispatches in trace order */
@@ -363,6 +364,7 @@ typedef struct kr_capture {
      * which of its GPU agents describes the capture and why (§14). */
     kr_rocpd *rocpd;
     const char *rocpd_agent;
+    const kr_agent *rocpd_gpu;   /* the GPU agent chosen, NULL when ambiguous or none */
 
     /* Files in the folder that no rule names (for info/validate). */
     const char **extra_files; size_t nextra_files;

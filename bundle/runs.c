@@ -2,6 +2,7 @@
 #include "bundle/runs.h"
 
 #include <jansson.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "bundle/capture.h"
 #include "bundle/load_csv.h"
 #include "bundle/load_results.h"
+#include "bundle/load_rocpd.h"
 #include "bundle/source.h"
 #include "common/buf.h"
 #include "common/file.h"
@@ -350,6 +352,43 @@ static int add_trace(walk *w, const char *path, const char *rel, const kr_dispat
     return 0;
 }
 
+/* A rocpd database (FORMATS.md §14) is a kernel trace and agent info, as
+ * its CSVs would be (bundle/load_rocpd.h); anything else named *.db, or
+ * an SQLite file that is no rocpd database, fails the scan. The identity
+ * hashes the dispatch rows read. */
+static int add_rocpd(walk *w, const char *path, const char *rel)
+{
+    kr_rocpd *db;
+    int rc = bundle_load_rocpd_src(&w->r->arena, w->src, path, &db, w->err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < db->agents->nagents; i++) {
+        const kr_agent *ag = &db->agents->agents[i];
+        if (ag->type != 2)
+            continue;
+        gpu_row g = {ag->logical_node_id, ag->product_name, ag->name, NULL, ag->cu_count};
+        if (ag->gpu_id >= 0 || ag->location_id >= 0 || ag->drm_render_minor >= 0) {
+            char card[256];
+            snprintf(card, sizeof card, "Gpu_Id=%" PRId64 ", Location_Id=%" PRId64 ", Drm_Render_Minor=%" PRId64,
+                     ag->gpu_id, ag->location_id, ag->drm_render_minor);
+            g.card = astr(w, card);
+        }
+        if ((rc = add_gpu(w, g)))
+            return rc;
+    }
+    if (!db->trace->nrows)
+        return 0;
+    w->hash = fnv(rel, strlen(rel) + 1, w->hash);
+    for (size_t i = 0; i < db->trace->nrows; i++) {
+        const kr_dispatch *d = &db->trace->rows[i];
+        uint64_t key[4] = {d->dispatch_id, d->kernel_id, d->start_ns, d->end_ns};
+        w->hash = fnv(key, sizeof key, w->hash);
+        w->hash = fnv(d->kernel_name, strlen(d->kernel_name) + 1, w->hash);
+    }
+    w->hashed = 1;
+    return add_trace(w, path, rel, db->trace->rows, db->trace->nrows, 0);
+}
+
 static int visited(walk *w, const bundle_source_info *st)
 {
     for (size_t i = 0; i < w->nvisited; i++)
@@ -638,9 +677,12 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
         } else {
             char magic[16] = {0};
             long got = bundle_source_read_prefix(w->src, path, magic, sizeof magic);
-            if (got == 16 && memcmp(magic, "SQLite format 3", 16) == 0) {
+            if (bundle_rocpd_sniff(magic, got > 0 ? (size_t)got : 0) || has_suffix_ci(name, ".db")) {
                 has_rocprof = 1;
-                rc = add_file(w, &r->dbs, &r->ndbs, &w->cap_dbs, path, sub, NULL);
+                if ((rc = add_file(w, &r->dbs, &r->ndbs, &w->cap_dbs, path, sub, NULL)) ||
+                    (rc = add_rocpd(w, path, sub)))
+                    break;
+                has_trace_csv |= r->ntraces > first_trace;
             } else {
                 r->other_files++;
             }
@@ -775,11 +817,6 @@ int bundle_run_scan_src(const bundle_source *src, const char *path, bundle_run *
         rc = walk_dir(&w, r->root, "", 0);
     }
     free(root_name);
-    if (!rc && r->ndbs && r->ntraces == 0)
-        rc = kr_err_set(err, KR_INPUT, r->dbs[0].path, NULL,
-                        "rocpd SQLite database and no kernel trace: kreport reads no SQLite; run rocprofv3 with "
-                        "`-f csv` (or `--output-format csv json`), or convert with `rocpd convert -i %s "
-                        "--output-format csv`", r->dbs[0].path);
     if (!rc) {
         /* The GPU: the agent most of the trace's dispatches ran on, else the first GPU. */
         int64_t agent = -1;

@@ -12,7 +12,10 @@
  *                   trace when no kernel_trace CSV lies in the same folder
  *   capture         a folder with filenames.json (docs/formats.md#capture-folder); not descended into;
  *                   `"code": null` marks an empty shell (listed, not compared)
- *   rocpd database  a file starting with the SQLite header
+ *   rocpd database  a file starting with the SQLite header, or named *.db:
+ *                   read (bundle/load_rocpd.h) as a kernel trace and agent
+ *                   info (docs/formats.md#rocpd-databases); one that is no rocpd database
+ *                   fails the scan
  *   run.meta        key=value lines (docs/compare.md#discovery)
  *   log             *.log; its first Traceback/AssertionError line is kept
  *   archive         a file named like an archive (bundle_archive_has_suffix):
@@ -32,8 +35,7 @@
  * The walk follows symbolic links but never enters a directory twice
  * (device, inode), visits entries in byte order and stops at depth 32. A
  * malformed CSV or results.json fails the scan (KR_INPUT naming the file and
- * position). A side with a rocpd database and no kernel trace fails with a
- * message saying how to get CSVs (kreport reads no SQLite). */
+ * position). */
 #ifndef KR_BUNDLE_RUNS_H
 #define KR_BUNDLE_RUNS_H
 

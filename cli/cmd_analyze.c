@@ -34,7 +34,7 @@ const cli_opt cmd_analyze_options[] = {
     {"format", 0, OPT_STRING, "FMT", "md, json, csv, html, all, or a comma-separated list (default: all with -o, md to stdout without)", &o.format},
     {"top", 0, OPT_INT, "N", "hotspot rows per list (default 10)", &o.top},
     {"context", 0, OPT_INT, "K", "disassembly rows each side of a hotspot (default 4)", &o.context},
-    {"results", 0, OPT_STRING, "FILE", "results.json or rocprofv3 CSV to use instead of searching", &o.results},
+    {"results", 0, OPT_STRING, "FILE", "results.json, rocprofv3 CSV or rocpd .db to use instead of searching", &o.results},
     {"target", 0, OPT_STRING, "GFX", "override the detected target (gfx90a, gfx942, gfx950)", &o.target},
     CLI_ROOF_OPTIONS(roof),
     {"jobs", 'j', OPT_INT, "N", "threads for parsing and analysis (default: online CPUs)", &o.jobs},

@@ -30,7 +30,7 @@ static const char *opt_results, *opt_target;
 
 const cli_opt cmd_info_options[] = {
     {"json", 0, OPT_FLAG, NULL, "print one JSON object (schema kreport.info) instead of text", &opt_json},
-    {"results", 0, OPT_STRING, "FILE", "results.json to join instead of searching beside the capture", &opt_results},
+    {"results", 0, OPT_STRING, "FILE", "results.json, rocprofv3 CSV or rocpd .db to join instead of searching", &opt_results},
     {"target", 0, OPT_STRING, "NAME", "GPU target (e.g. gfx950) instead of detecting it (`kreport help occupancy`)", &opt_target},
     {"jobs", 'j', OPT_INT, "N", "wave-file parser threads (default: online CPUs)", &opt_jobs},
     {0},
@@ -297,6 +297,17 @@ static void print_text(const kr_capture *c, const summary *s)
     printf("results: %s\n", c->results && c->results->path ? c->results->path : "none");
     printf("agent info: %s\n", c->agent_info && c->agent_info->path ? c->agent_info->path : "none");
     printf("kernel trace: %s\n", c->kernel_trace && c->kernel_trace->path ? c->kernel_trace->path : "none");
+    if (c->rocpd) {
+        const kr_rocpd *db = c->rocpd;
+        size_t ngpu = 0;
+        for (size_t i = 0; i < db->agents->nagents; i++)
+            ngpu += db->agents->agents[i].type == 2;
+        printf("rocpd database: %s (schema %s, %zu run%s: %zu agents, %zu GPU; %zu kernel symbols%s; %zu dispatches; "
+               "%zu counters, %zu dispatch values)\n", db->path, db->schema_version, db->nruns, db->nruns == 1 ? "" : "s",
+               db->agents->nagents, ngpu, db->nsymbols, db->symbol_registers ? " with register counts" : "",
+               db->trace->nrows, db->npmc, db->ncounters);
+        printf("rocpd agent: %s\n", c->rocpd_agent ? c->rocpd_agent : "?");
+    }
     text_list("files present", &s->present, 2, s->nwave_files);   /* after filenames.json, code.json */
     text_list("files missing", &s->missing, 0, 0);
     text_list("files extra", &s->extra, 0, 0);
@@ -378,6 +389,22 @@ static void json_capture(kr_buf *b, const kr_capture *c, const char *path, const
     json_str_or_null(b, c->agent_info ? c->agent_info->path : NULL);
     kr_buf_puts(b, ",\n    \"kernel_trace\": ");
     json_str_or_null(b, c->kernel_trace ? c->kernel_trace->path : NULL);
+    kr_buf_puts(b, ",\n    \"rocpd\": ");
+    if (c->rocpd) {
+        const kr_rocpd *db = c->rocpd;
+        kr_buf_puts(b, "{\"path\": ");
+        json_str_or_null(b, db->path);
+        kr_buf_puts(b, ", \"schema_version\": ");
+        json_str_or_null(b, db->schema_version);
+        kr_buf_printf(b, ", \"runs\": %zu, \"agents\": %zu, \"kernel_symbols\": %zu, \"register_counts\": %s, "
+                         "\"dispatches\": %zu, \"counters\": %zu, \"counter_values\": %zu, \"agent\": ",
+                      db->nruns, db->agents->nagents, db->nsymbols, db->symbol_registers ? "true" : "false",
+                      db->trace->nrows, db->npmc, db->ncounters);
+        json_str_or_null(b, c->rocpd_agent);
+        kr_buf_puts(b, "}");
+    } else {
+        kr_buf_puts(b, "null");
+    }
     kr_buf_puts(b, ",\n    \"files\": {\"present\": ");
     json_list(b, &s->present);
     kr_buf_puts(b, ", \"missing\": ");

@@ -10,6 +10,9 @@
  *                                             agents hold the captures' handle
  *                                             (any results.json for a run
  *                                             without captures: discovery)
+ *   compute_viewer/<label>_results.db         the run's rocpd database (docs/formats.md#rocpd-databases), the
+ *                                             first whose GPU agents hold a
+ *                                             captured handle or carry none
  *   compute_viewer/<label>_<kind>.csv         the run's rocprofv3 CSVs (docs/formats.md#rocprofv3-csvs),
  *                                             by content: agent_info, ...
  *   compute_viewer/discover_*.csv             discovery CSVs, names kept
@@ -39,6 +42,7 @@
 #include "bundle/discover.h"
 #include "bundle/load_csv.h"
 #include "bundle/load_results.h"
+#include "bundle/load_rocpd.h"
 #include "bundle/source.h"
 #include "cli/commands.h"
 #include "cli/pack.h"
@@ -140,7 +144,8 @@ static int walk(const char *dir, int depth, found *f, kr_err *err)
                 rc = push(&f->captures, &f->ncaptures, p) ? KR_INTERNAL : 0;
             else
                 rc = walk(p, depth + 1, f, err);
-        } else if (S_ISREG(st.st_mode) && (ends_with(names[i], ".csv") || ends_with(names[i], ".json"))) {
+        } else if (S_ISREG(st.st_mode) &&
+                   (ends_with(names[i], ".csv") || ends_with(names[i], ".json") || ends_with(names[i], ".db"))) {
             rc = push(&f->files, &f->nfiles, p) ? KR_INTERNAL : 0;
         }
     }
@@ -291,6 +296,14 @@ static int summarize(const char *dir, const char *label, kept *e, int *shell, kr
     return 0;
 }
 
+/* match, after saying (unless quiet) why a results file is skipped. */
+static int kept_agent(int match, const char *file)
+{
+    if (!match && !o.quiet)
+        fprintf(stderr, "kreport new-example: skipped %s: no GPU agent with a captured handle\n", file);
+    return match;
+}
+
 /* 1 when a compute_viewer file name is one new-example writes for label:
  * <label>_results.json or <label>_<kind>.csv. */
 static int label_owns(const char *label, const char *name)
@@ -299,7 +312,7 @@ static int label_owns(const char *label, const char *name)
     if (strncmp(name, label, n) != 0 || name[n] != '_')
         return 0;
     const char *rest = name + n + 1;
-    if (strcmp(rest, "results.json") == 0)
+    if (strcmp(rest, "results.json") == 0 || strcmp(rest, "results.db") == 0)
         return 1;
     for (int k = BUNDLE_CSV_KERNEL_TRACE; k <= BUNDLE_CSV_COUNTER_COLLECTION; k++) {
         char want[64];
@@ -409,11 +422,27 @@ static int place_run(build *b, const run_arg *r, kr_err *err)
     /* results.json, CSVs. A run without capture folders (a discovery run)
      * gives its first results.json; otherwise the one whose GPU agent has
      * a kept capture's handle. */
-    int have_results = 0;
+    int have_results = 0, have_db = 0;
     for (size_t i = 0; i < f->nfiles && !rc; i++) {
         const char *base = kr_path_base(f->files[i]);
         char dest[PATH_CAP] = "";
-        if (ends_with(base, ".json")) {
+        if (ends_with(base, ".db")) {
+            /* A rocpd database (FORMATS §14): the first whose agents hold a
+             * kept capture's handle, or that carries no handles to check. */
+            kr_rocpd *db = NULL;
+            if (have_db)
+                continue;
+            if ((rc = bundle_load_rocpd(&b->a, f->files[i], &db, err)))
+                break;
+            int match = f->ncaptures == 0 || !db->agent_handles;
+            for (size_t c = first; c < b->nk && !match; c++)
+                for (size_t g = 0; g < db->agents->nagents && !match; g++)
+                    match = db->agents->agents[g].type == 2 && db->agents->agents[g].handle == b->k[c].agent;
+            if (!kept_agent(match, f->files[i]))
+                continue;
+            have_db = 1;
+            snprintf(dest, sizeof dest, "compute_viewer/%s_results.db", label);
+        } else if (ends_with(base, ".json")) {
             kr_results *res = NULL;
             char *data = NULL;
             size_t len = 0;
@@ -430,12 +459,8 @@ static int place_run(build *b, const run_arg *r, kr_err *err)
             int match = f->ncaptures == 0;
             for (size_t c = first; c < b->nk && !match; c++)
                 match = bundle_results_find_agent(res, b->k[c].agent) != NULL;
-            if (!match) {
-                if (!o.quiet)
-                    fprintf(stderr, "kreport new-example: skipped %s: no GPU agent with a captured handle\n",
-                            f->files[i]);
+            if (!kept_agent(match, f->files[i]))
                 continue;
-            }
             have_results = 1;
             snprintf(dest, sizeof dest, "compute_viewer/%s_results.json", label);
         } else if (strncmp(base, "stats_", 6) == 0) {
@@ -456,6 +481,11 @@ static int place_run(build *b, const run_arg *r, kr_err *err)
             bundle_csv_type kind = bundle_csv_kind_of(&t, base);
             if (kind == BUNDLE_CSV_UNKNOWN)
                 continue;
+            if (bundle_csv_refusal(kind)) {
+                if (!o.quiet)
+                    fprintf(stderr, "kreport new-example: skipped %s: %s\n", f->files[i], bundle_csv_refusal(kind));
+                continue;
+            }
             snprintf(dest, sizeof dest, "compute_viewer/%s_%s.csv", label, bundle_csv_type_name(kind));
         }
         if (!*dest)
@@ -468,8 +498,9 @@ static int place_run(build *b, const run_arg *r, kr_err *err)
         }
         rc = copy_file(f->files[i], p, err);
     }
-    if (!rc && nkept && !have_results && !o.quiet)
-        fprintf(stderr, "kreport new-example: no results.json with the captures' agent handle in %s\n", r->dir);
+    if (!rc && nkept && !have_results && !have_db && !o.quiet)
+        fprintf(stderr, "kreport new-example: no results.json or rocpd database with the captures' agent handle "
+                        "in %s\n", r->dir);
     return rc;
 }
 

@@ -19,6 +19,7 @@
 #include "bundle/capture.h"
 #include "bundle/discover.h"
 #include "bundle/load_results.h"
+#include "bundle/load_rocpd.h"
 #include "bundle/source.h"
 #include "cli/commands.h"
 #include "cli/pack.h"
@@ -38,7 +39,7 @@ static const bundle_source *opt_src;
 const cli_opt cmd_validate_options[] = {
     {"json", 0, OPT_FLAG, NULL, "print one JSON object (schema kreport.validate) instead of text", &opt_json},
     {"quiet", 'q', OPT_FLAG, NULL, "print only error findings (and the summary lines)", &opt_quiet},
-    {"results", 0, OPT_STRING, "FILE", "results.json to join instead of searching beside the capture", &opt_results},
+    {"results", 0, OPT_STRING, "FILE", "results.json, rocprofv3 CSV or rocpd .db to join instead of searching", &opt_results},
     {"target", 0, OPT_STRING, "NAME", "GPU target (e.g. gfx950) instead of detecting it (`kreport help occupancy`)", &opt_target},
     {"jobs", 'j', OPT_INT, "N", "wave-file parser threads (default: online CPUs)", &opt_jobs},
     {"max", 0, OPT_INT, "N", "occurrences listed per check and severity (default 20; 0 = default)", &opt_max},
@@ -177,6 +178,9 @@ static int validate_example(const char *root, const bundle_example *ex, const an
         snprintf(name, sizeof name, "%s_results.json", labels.v[i]);
         kr_path_join(cv, sizeof cv, root, "compute_viewer");
         lv[i].has_results = (uint8_t)(bundle_source_kind_of(opt_src, kr_path_join(p, sizeof p, cv, name)) == BUNDLE_SRC_FILE);
+        snprintf(name, sizeof name, "%s_results.db", labels.v[i]);
+        if (bundle_source_kind_of(opt_src, kr_path_join(p, sizeof p, cv, name)) == BUNDLE_SRC_FILE)
+            lv[i].has_results = 1;
     }
     char *readme = read_text(kr_path_join(p, sizeof p, root, "README.md"));
     char *report = read_text(kr_path_join(p, sizeof p, root, "REPORT.md"));
@@ -346,6 +350,16 @@ static char *content_digest(kr_arena *a, const char *dir)
     return kr_arena_strdup(a, hex);
 }
 
+/* Adds a GPU agent's handle to list; *match = 1 when it is the capture's. */
+static void list_gpu(kr_buf *list, const kr_agent *ag, uint64_t handle, int8_t *match)
+{
+    if (ag->type != 2)
+        return;
+    kr_buf_printf(list, "%s%" PRIu64, list->len ? ", " : "", ag->handle);
+    if (ag->handle == handle)
+        *match = 1;
+}
+
 /* The facts V-20a .. V-20f need from one loaded capture (strings in a). */
 static void capture_facts(kr_arena *a, const char *root, const char *label, const kr_capture *c,
                           an_example_capture *f)
@@ -391,18 +405,28 @@ static void capture_facts(kr_arena *a, const char *root, const char *label, cons
         kr_buf_init(&list);
         f->results_match = 0;
         for (size_t i = 0; i < res->nprocs; i++)
-            for (size_t k = 0; k < res->procs[i].nagents; k++) {
-                const kr_agent *ag = &res->procs[i].agents[k];
-                if (ag->type != 2)
-                    continue;
-                kr_buf_printf(&list, "%s%" PRIu64, list.len ? ", " : "", ag->handle);
-                if (ag->handle == c->agent_handle)
-                    f->results_match = 1;
-            }
+            for (size_t k = 0; k < res->procs[i].nagents; k++)
+                list_gpu(&list, &res->procs[i].agents[k], c->agent_handle, &f->results_match);
         f->results_agents = kr_arena_strdup(a, kr_buf_cstr(&list));
         kr_buf_free(&list);
     }
     bundle_blob_free(&rb);
+    /* Without a results.json, a rocpd <label>_results.db whose agents carry
+     * handles is held to the same rule (FORMATS §14). */
+    snprintf(name, sizeof name, "%s_results.db", label);
+    kr_path_join(p, sizeof p, cv, name);
+    kr_rocpd *db = NULL;
+    if (f->results_match < 0 && c->name_matched && bundle_source_kind_of(opt_src, p) == BUNDLE_SRC_FILE &&
+        bundle_load_rocpd_src(a, opt_src, p, &db, &e) == 0 && db->agent_handles) {
+        kr_buf list;
+        kr_buf_init(&list);
+        f->results_match = 0;
+        f->results_file = kr_arena_strdup(a, name);
+        for (size_t k = 0; k < db->agents->nagents; k++)
+            list_gpu(&list, &db->agents->agents[k], c->agent_handle, &f->results_match);
+        f->results_agents = kr_arena_strdup(a, kr_buf_cstr(&list));
+        kr_buf_free(&list);
+    }
 }
 
 /* An example folder: its own checks, then every capture in it. Each

@@ -60,6 +60,23 @@ make_corpus() {
     seed csv_kernel_stats synth_domain_stats.csv < "$tmp"/ex/compute_viewer/discover_domain_stats.csv
     seed csv_kernel_trace synth_discover.csv < "$tmp"/ex/compute_viewer/discover_kernel_trace.csv
     for f in "$tmp"/run/*.csv "$tmp"/ex/compute_viewer/*.csv; do seed csv "synth_$(basename "$f")" < "$f"; done
+    # rocpd databases (FORMATS.md §14) from the synthetic run's CSVs, one per
+    # schema version, small pages so the seeds stay small.
+    python3 - "$tmp/run/out_kernel_trace.csv" "$tmp/counters.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["Dispatch_Id", "Kernel_Name", "Counter_Name", "Counter_Value"])
+    for r in rows[:2]:
+        w.writerow([r["Dispatch_Id"], r["Kernel_Name"], "SQ_WAVES", 64])
+PY
+    mkdir -p "$out/rocpd"
+    for schema in 3 3.0.3 4.1.0; do
+        python3 "$src/tests/tools/mkrocpd.py" "$out/rocpd/synth_$schema.db" --schema "$schema" --page-size 512 \
+            --trace "$tmp/run/out_kernel_trace.csv" --agents "$tmp/run/out_agent_info.csv" \
+            --counters "$tmp/counters.csv" --handle 2=32235 || return 1
+    done
 
     # Hand-written edge cases (docs/formats.md#source-snapshots, docs/formats.md#results-json, docs/formats.md#rocprofv3-csvs).
     seed snapshots edge.json <<'EOF'
@@ -217,7 +234,7 @@ run_targets() {
         [ -x "$bin" ] || { echo "fuzz $name: no $bin"; fail=1; continue; }
         mkdir -p "$corpus/$name" "$corpus/artifacts/$name"
         local dict=()
-        case "$name" in csv*|bench_csv|archive) ;; *) dict=(-dict="$here/json.dict") ;; esac
+        case "$name" in csv*|bench_csv|archive|rocpd) ;; *) dict=(-dict="$here/json.dict") ;; esac
         nice -n 19 "$bin" "${dict[@]}" -seed=1 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
             -max_len=65536 -print_final_stats=1 -artifact_prefix="$corpus/artifacts/$name/" \
             "$corpus/$name" > "$logs/$name.log" 2>&1 &

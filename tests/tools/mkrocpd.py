@@ -4,7 +4,7 @@ ROCm 7.0) from rocprofv3 CSVs, with the schema SQL of tests/rocpd/.
 
     mkrocpd.py OUT.db --schema {3,3.0.3,4.1.0} --trace KERNEL_TRACE.csv
                --agents AGENT_INFO.csv [--counters COUNTER_COLLECTION.csv]
-               [--handle LOGICAL=HANDLE]... [--runs N] [--halves] [--spm]
+               [--handle LOGICAL=HANDLE]... [--runs N] [--halves] [--spm] [--page-size N]
 
 Every kernel-trace row becomes a dispatch (with its kernel symbol, event and,
 for schema 4, track), every agent_info row an agent whose extdata holds the
@@ -14,6 +14,7 @@ value. --handle gives the GPU agent of that logical index an extdata id.handle.
 them. --halves writes every counter value as two rows of half the value (the
 per-dimension rows rocprofv3 writes; a reader must sum them). --spm adds SPM
 sample rows (schema 3.0.3 and later) that a reader must leave out.
+--page-size 512 makes small files (fuzz seeds).
 """
 import argparse
 import csv
@@ -51,6 +52,7 @@ def main():
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--halves", action="store_true")
     ap.add_argument("--spm", action="store_true")
+    ap.add_argument("--page-size", type=int)
     a = ap.parse_args()
 
     sql = open(os.path.join(SCHEMAS, "schema_%s.sql" % a.schema)).read()
@@ -62,6 +64,8 @@ def main():
     if os.path.exists(a.out):
         os.unlink(a.out)
     db = sqlite3.connect(a.out)
+    if a.page_size:
+        db.execute("PRAGMA page_size = %d" % a.page_size)
     per_run = (len(trace) + a.runs - 1) // a.runs
     for run in range(a.runs):
         uuid = "0198a1b2-c3d4-7e5f-8a9b-%012x" % (run + 1)

@@ -1,14 +1,16 @@
 /* test_compare_runs.c — run-directory discovery for `kreport compare`
  * (bundle/runs.h, docs/compare.md#discovery): files classified by content, profiled CSVs,
  * ATT-pass traces with the captured dispatch ids, shells, logs, run.meta,
- * a symbolic-link loop, a lone rocpd database, a capture folder as a side,
- * archives inside a run directory read in place. */
+ * a symbolic-link loop, a rocpd database (read) and a corrupt one (refused),
+ * a capture folder as a side, archives inside a run directory read in place. */
+#include <sqlite3.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bundle/runs.h"
 #include "bundle/source.h"
+
 #include "tests/unit/t.h"
 
 static char root[256];
@@ -53,13 +55,21 @@ static void build(void)
     put("att/out_kernel_trace.csv", TRACE_HEADER TRACE_ROW(7, 300) TRACE_ROW(8, 400) TRACE_ROW(9, 500));
     put("logs/bench.log", "starting\nTraceback (most recent call last):\n  File x\n");
     put("notes/other.txt", "nothing to see");
-    put("notes/old_results.db", "SQLite format 3");   /* 15 bytes + the NUL the writer adds below */
+    /* A rocpd database without dispatches: listed, read, no trace. */
     char db[512];
     snprintf(db, sizeof db, "%s/notes/old_results.db", root);
-    FILE *f = fopen(db, "ab");
-    fputc(0, f);
-    fputs("pages", f);
-    fclose(f);
+    sqlite3 *sq;
+    if (sqlite3_open(db, &sq) == SQLITE_OK)
+        sqlite3_exec(sq,
+                     "CREATE TABLE rocpd_metadata (id INTEGER PRIMARY KEY, tag TEXT, value TEXT);"
+                     "INSERT INTO rocpd_metadata (tag, value) VALUES ('schema_version', '3');"
+                     "CREATE TABLE rocpd_info_agent (id INTEGER PRIMARY KEY, type TEXT, name TEXT);"
+                     "CREATE TABLE rocpd_info_kernel_symbol (id INTEGER PRIMARY KEY, kernel_name TEXT);"
+                     "CREATE TABLE rocpd_kernel_dispatch (id INTEGER PRIMARY KEY, agent_id, kernel_id, dispatch_id,"
+                     " start, end, workgroup_size_x, workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y,"
+                     " grid_size_z);",
+                     NULL, NULL, NULL);
+    sqlite3_close(sq);
     char loop[512];
     snprintf(loop, sizeof loop, "%s/notes/loop", root);
     if (symlink(root, loop) != 0)
@@ -142,8 +152,13 @@ static void test_capture_side_and_errors(void)
     char notes[512];
     snprintf(notes, sizeof notes, "%s/notes", root);
     unlink(strcat(strcpy(cap, notes), "/loop"));
+    /* A file with the SQLite header and nothing behind it is corrupt: exit 3 naming it. */
+    char bad[600];
+    FILE *f = fopen(strcat(strcpy(bad, notes), "/old_results.db"), "wb");
+    fwrite("SQLite format 3\0pages", 1, 21, f);
+    fclose(f);
     T_EQ_I64(bundle_run_scan(notes, &r, &err), KR_INPUT);
-    T_CHECK(strstr(err.msg, "rocpd convert") != NULL && strstr(err.msg, "reads no SQLite") != NULL);
+    T_CHECK(strstr(err.msg, "SQLite") != NULL);
     T_CHECK(strstr(err.file, "old_results.db") != NULL);
 
     snprintf(cap, sizeof cap, "%s/does-not-exist", root);

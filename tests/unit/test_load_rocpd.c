@@ -85,6 +85,9 @@ static void same_agent(const kr_agent *a, const kr_agent *b)
     T_EQ_I64(a->max_engine_clk_fcompute, b->max_engine_clk_fcompute);
     T_EQ_I64(a->num_xcc, b->num_xcc);
     T_EQ_I64(a->array_count, b->array_count);
+    T_EQ_I64(a->gpu_id, b->gpu_id);
+    T_EQ_I64(a->location_id, b->location_id);
+    T_EQ_I64(a->drm_render_minor, b->drm_render_minor);
 }
 
 /* The database equals the CSVs it was built from, row by row. */
