@@ -60,11 +60,13 @@ class Trace:
     def __init__(self):
         self.rows = []
         self.t = 2011851578225778
+        self.ids = {}                # Kernel_Id per name, as rocprofv3 numbers code objects' kernels
 
     def add(self, name, dur, vgpr=96):
         dur = int(round(dur))
         i = len(self.rows) + 1
-        self.rows.append(["KERNEL_DISPATCH", "Agent 2", 1, 0, 635704, i, 1, name, i, self.t, self.t + dur,
+        kid = self.ids.setdefault(name, len(self.ids) + 1)
+        self.rows.append(["KERNEL_DISPATCH", "Agent 2", 1, 0, 635704, i, kid, name, i, self.t, self.t + dur,
                           16384, 0, vgpr, 0, 48, 256, 1, 1, 131072, 1, 1])
         self.t += dur + 3000
 
