@@ -1,4 +1,4 @@
-/* run_baseline.c — see run_baseline.h (docs/LOOP.md §1, §3.3, §3.8, §4). */
+/* run_baseline.c — see run_baseline.h (docs/compare.md). */
 #include "analyzer/run_baseline.h"
 
 #include <math.h>
@@ -251,7 +251,7 @@ static void kernel_limits(an_baseline *out, an_baseline_kernel *bk)
     const an_kernel_stat *k = stat_of(out, bk);
     occ_inputs(k, &bk->occ);
     an_occ_limits_reported(&bk->occ, out->gpu_target, out->cu_count);
-    /* §12.3: on gfx950 an AGPR count of 0 next to the arch count may be the
+    /* docs/occupancy.md#register-counts: on gfx950 an AGPR count of 0 next to the arch count may be the
      * old fallback (half the allocation); only the ISA tells. */
     if (k && k->vgpr > 0 && k->agpr == 0 && out->gpu_target && !strncmp(out->gpu_target, "gfx95", 5)) {
         bk->under_report_possible = 1;
@@ -276,7 +276,7 @@ static int classes(const an_cmp_side *side, an_baseline *out)
     (void)side;
     if (!out->classes || !pair || !v || !rsum || !rn || !sel)
         goto out;
-    /* Per row: mean warm per-call time (LOOP.md §4 "GPU time"). */
+    /* Per row: mean warm per-call time (docs/compare.md#log-rows "GPU time"). */
     if (out->row_aligned)
         for (size_t i = 0; i < out->time.ncalls; i++) {
             const an_call *k = &out->time.calls[i];
@@ -428,7 +428,7 @@ void an_baseline_use_capture(an_baseline *b, const an_occupancy *occ, const char
             const an_occ_kernel *k = &occ->kernels[j];
             if (!k->name || strcmp(k->name, bk->name))
                 continue;
-            /* The trace's counts with the capture's ISA marks: §12.3 decides. */
+            /* The trace's counts with the capture's ISA marks: docs/occupancy.md#register-counts decides. */
             bk->from_capture = 1;
             occ_inputs(stat_of(b, bk), &bk->capture_occ);
             bk->capture_occ.isa_v = k->isa_v;

@@ -1,6 +1,6 @@
 /* run_baseline.h — `kreport analyze RUN`: the figures of one run directory
  * a loop records as its baseline and reads at every ANALYZE step
- * (docs/LOOP.md §1): every kernel of the trace, the target kernel set, its
+ * (docs/compare.md): every kernel of the trace, the target kernel set, its
  * per-call GPU time, registers and occupancy limits, per config class the
  * warm per-call GPU time and the script metric, and the correctness gate.
  *
@@ -13,12 +13,12 @@
  *
  * Choices of this module (the same as compare's where compare has one):
  *   metric CSV   the first plain benchmark CSV in discovery order, else the
- *                first profiled one (docs/LOOP.md §2 pairing);
+ *                first profiled one (docs/compare.md#discovery pairing);
  *   gate         --gate, else `err_* == 0` when a CSV has an err_ column,
  *                else the benchmark's exit status (run.meta exit_code),
  *                else none;
  *   classes      compare's class key plus every config column whose values
- *                select different target kernels in the trace (§3.8);
+ *                select different target kernels in the trace (docs/compare.md#config-classes);
  *                class GPU times only when the trace is row-aligned;
  *   per kernel   "warm" dispatches are all but the first of each kernel
  *                (its first dispatch compiles or warms caches); spread is
@@ -27,9 +27,9 @@
  *                candidate is measured as a target set of its own, so the
  *                report can give its figures and the --kernel flag;
  *   registers    from the kernel trace's first dispatch of each target
- *                kernel; occupancy limits per FORMATS.md §12.2 through
+ *                kernel; occupancy limits per docs/occupancy.md#limits through
  *                an_occ_limits_reported. On gfx950 with no AGPR the trace
- *                cannot show the under-report of §12.3 (it needs the ISA of
+ *                cannot show the under-report of docs/occupancy.md#register-counts (it needs the ISA of
  *                a capture): both readings are given and the capture, when
  *                the run holds one, settles it. */
 #ifndef KR_ANALYZER_RUN_BASELINE_H
@@ -72,10 +72,10 @@ typedef struct an_baseline_kernel {
     const char *name;                /* the target set's string */
     int kernel;                      /* index into time.kernels, -1 when absent */
     an_occ_kernel occ;               /* limits from the trace's counts (name NULL) */
-    uint8_t under_report_possible;   /* gfx950, AGPR 0: §12.3 cannot be ruled out without ISA */
+    uint8_t under_report_possible;   /* gfx950, AGPR 0: docs/occupancy.md#register-counts cannot be ruled out without ISA */
     an_occ_kernel occ_doubled;       /* the same with V_total = 2 × arch VGPR */
     uint8_t from_capture;            /* a capture of the kernel settled the registers */
-    an_occ_kernel capture_occ;       /* the trace's counts with the capture's ISA marks (§12.3 applied) */
+    an_occ_kernel capture_occ;       /* the trace's counts with the capture's ISA marks (docs/occupancy.md#register-counts applied) */
     const char *capture;             /* its path, as the caller gave it */
 } an_baseline_kernel;
 
@@ -116,7 +116,7 @@ typedef struct an_baseline {
     an_baseline_class *classes;      /* parallel to bench.classes */
     size_t nclasses;
     an_desc metric;                  /* script metric over every row */
-    double gpu_row_mean;             /* mean over rows of each row's mean warm per-call time (ns), LOOP.md §4 */
+    double gpu_row_mean;             /* mean over rows of each row's mean warm per-call time (ns), docs/compare.md#log-rows */
     size_t gpu_rows;                 /* rows with a warm call */
 
     /* gate */
@@ -137,7 +137,7 @@ void an_baseline_use_capture(an_baseline *b, const an_occupancy *occ, const char
 void an_baseline_free(an_baseline *b);
 
 /* Config columns whose values select different kernels starting the calls
- * of the rows (LOOP.md §3.8), over BEST's rows of b and t's row-aligned
+ * of the rows (docs/compare.md#config-classes), over BEST's rows of b and t's row-aligned
  * calls (an_call.row is a data row of b->best). malloc'd names appended to
  * *out. 0 or KR_INTERNAL. */
 int an_baseline_kernel_columns(const an_bench_cmp *b, const an_side_time *t, char ***out, size_t *nout);

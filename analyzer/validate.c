@@ -759,7 +759,7 @@ static void check_wave(vctx *x, size_t wi, sums *s)
             if (e->state == KR_STATE_WAIT)
                 wait += e->cycles;
         }
-        /* A 0 is information (FORMATS.md §13 V-11): rocprofv3 writes such
+        /* A 0 is information (docs/validate.md V-11): rocprofv3 writes such
          * entries in real captures; they add nothing to any sum. */
         if (zero)
             add(x, V11, AN_SEV_INFO, LOC("%s $.wave.timeline[%zu][1]", f, first_zero),
@@ -1169,7 +1169,7 @@ static void check_results(vctx *x)
         add(x, V18a, AN_SEV_WARNING, c->folder ? c->folder : "(folder)",
             "folder name gives no agent handle (ui_output_agent_<H>_dispatch_<D>): results cannot be joined");
     } else if (!c->results && c->rocpd) {
-        /* A rocpd database holds the agents, symbols and dispatches (§14);
+        /* A rocpd database holds the agents, symbols and dispatches (docs/formats.md#rocpd-databases);
          * only which GPU agent ran the capture may be open. */
         add(x, V18a, c->rocpd_gpu ? AN_SEV_INFO : AN_SEV_WARNING, c->rocpd->path,
             "no results.json; the rocpd database (schema %s) gives the agents and dispatches; its agent: %s",

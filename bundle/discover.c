@@ -148,7 +148,7 @@ static int append_counters(kr_capture *c, const kr_counter_value *v, size_t nv, 
     return 0;
 }
 
-/* Appends the rows of a counter_collection CSV (§10.5) to c->counters. */
+/* Appends the rows of a counter_collection CSV (docs/formats.md#counter-collection-csv) to c->counters. */
 static int attach_counters(kr_capture *c, const bundle_csv *t, kr_err *err)
 {
     bundle_counter_csv *cc;
@@ -156,10 +156,10 @@ static int attach_counters(kr_capture *c, const bundle_csv *t, kr_err *err)
     return rc ? rc : append_counters(c, cc->rows, cc->nrows, cc->path, err);
 }
 
-/* A rocpd database (§14) beside the capture: its kernel trace and agents
+/* A rocpd database (docs/formats.md#rocpd-databases) beside the capture: its kernel trace and agents
  * fill the slots no file took before it, its counters are appended. With
  * agent handles in the database and none equal to the capture's, it is
- * another run's file and is left alone (as a results.json, §9.3). An
+ * another run's file and is left alone (as a results.json, docs/formats.md#joining-a-capture). An
  * explicit file (--results) is attached whatever its agents. */
 static int attach_rocpd(kr_capture *c, kr_rocpd *db, int explicit_file, kr_err *err)
 {
@@ -329,7 +329,7 @@ static int is_pass_dir(const char *name)
 
 /* dir and its pass_N/, pmc_N/ subfolders; the databases of its other
  * sub-folders that are no capture (rocprofv3 writes <host>/<pid>_results.db
- * by default, §14) one rank later. */
+ * by default, docs/formats.md#rocpd-databases) one rank later. */
 static int add_dir_and_passes(candidates *cs, const char *dir, int dir_rank, const char *label)
 {
     int rc = add_dir(cs, dir, dir_rank, label, 0);

@@ -23,7 +23,7 @@
  * counter_collection CSV found (also in pass_<N>/ and pmc_<N>/ subfolders of
  * those directories, rocprofv3's multi-pass layout) is appended to
  * c->counters in search order (full path breaks name ties). A rocpd
- * database (*.db, §14; also in the non-capture sub-folders of those
+ * database (*.db, docs/formats.md#rocpd-databases; also in the non-capture sub-folders of those
  * directories, where rocprofv3 writes <host>/<pid>_results.db) becomes
  * c->rocpd and fills the kernel_trace and agent_info slots still free,
  * its counters appended; one whose agents carry handles none of which is

@@ -1,4 +1,4 @@
-/* load_rocpd.c — see load_rocpd.h. Tables and columns: FORMATS.md §14. */
+/* load_rocpd.c — see load_rocpd.h. Tables and columns: docs/formats.md#rocpd-databases. */
 #include "bundle/load_rocpd.h"
 
 #include <inttypes.h>
@@ -145,7 +145,7 @@ static int table_open(rdb *r, table *t, const char *base, const char *suffix, co
     if (!exists) {
         if (required)
             return kr_err_set(r->err, KR_INPUT, r->fname, NULL,
-                              "rocpd database without table %s (needed for %s; FORMATS.md §14)", t->name, base);
+                              "rocpd database without table %s (needed for %s; `kreport help formats`)", t->name, base);
         return 0;
     }
     char sql[200];
@@ -171,7 +171,7 @@ static int table_open(rdb *r, table *t, const char *base, const char *suffix, co
         if (t->idx[k] < 0 && cols[k].required) {
             sqlite3_finalize(t->st);
             t->st = NULL;
-            return kr_err_set(r->err, KR_INPUT, r->fname, t->name, "table %s has no column %s (FORMATS.md §14)",
+            return kr_err_set(r->err, KR_INPUT, r->fname, t->name, "table %s has no column %s (`kreport help formats`)",
                               t->name, cols[k].name);
         }
     *present = 1;
@@ -411,7 +411,7 @@ static int read_agents(load *L, const char *suffix, vec *ids)
         ir->id = id;
         ir->val = (int64_t)L->agents.n - 1;
         g->type = strcmp(type, "GPU") == 0 ? 2 : strcmp(type, "CPU") == 0 ? 1 : 0;
-        /* extdata: the agent record, keyed as in results.json (§9.2). */
+        /* extdata: the agent record, keyed as in results.json (docs/formats.md#results-json). */
         json_t *x = NULL;
         if (has(&t, AG_EXT) && sqlite3_column_type(t.st, t.idx[AG_EXT]) == SQLITE_TEXT) {
             const char *s = (const char *)sqlite3_column_text(t.st, t.idx[AG_EXT]);
@@ -495,7 +495,7 @@ static int read_symbols(load *L, const char *suffix, vec *syms, vec *ids)
             break;
         ir->id = id;
         ir->val = (int64_t)syms->n - 1;
-        /* The CSV's Kernel_Name (§10.2): the formatted name, no ".kd". */
+        /* The CSV's Kernel_Name (docs/formats.md#kernel-trace-csv): the formatted name, no ".kd". */
         if (*display) {
             s->name = display;
         } else {
@@ -554,7 +554,7 @@ typedef struct run_ctx {
 
 static int64_t lds_block(int64_t bytes)
 {
-    /* rocprofv3 writes LDS_Block_Size rounded up to 512 bytes (§10.2). */
+    /* rocprofv3 writes LDS_Block_Size rounded up to 512 bytes (docs/formats.md#kernel-trace-csv). */
     return bytes <= 0 ? bytes : (bytes + 511) / 512 * 512;
 }
 
@@ -579,12 +579,12 @@ static int read_dispatches(load *L, run_ctx *x)
     int by_stamp = has(&t, KD_START_ID) && has(&t, KD_END_ID);
     if (!by_agent && !(by_track && x->has_tracks))
         rc = kr_err_set(r->err, KR_INPUT, r->fname, t.name,
-                        "table %s has no column agent_id, nor track_id with a table rocpd_track%s (FORMATS.md §14)",
+                        "table %s has no column agent_id, nor track_id with a table rocpd_track%s (`kreport help formats`)",
                         t.name, x->suffix);
     else if (!by_time && !(by_stamp && x->has_stamps))
         rc = kr_err_set(r->err, KR_INPUT, r->fname, t.name,
                         "table %s has no columns start and end, nor start_id and end_id with a table "
-                        "rocpd_timestamp%s (FORMATS.md §14)", t.name, x->suffix);
+                        "rocpd_timestamp%s (`kreport help formats`)", t.name, x->suffix);
     int more = 0;
     while (!rc && (more = table_next(r, &t)) == 1) {
         kr_dispatch *d = vec_push(&L->dispatches);
@@ -776,7 +776,7 @@ static int read_version(load *L, const char *suffix, const char **version)
         rc = r->err->code;
     table_close(&t);
     if (!rc && !*version)
-        rc = kr_err_set(r->err, KR_INPUT, r->fname, t.name, "table %s has no schema_version row (FORMATS.md §14)",
+        rc = kr_err_set(r->err, KR_INPUT, r->fname, t.name, "table %s has no schema_version row (`kreport help formats`)",
                         t.name);
     return rc;
 }
@@ -810,7 +810,7 @@ static int read_run(load *L, const char *suffix)
     if (!rc && major != 3 && major != 4)
         rc = kr_err_set(r->err, KR_INPUT, r->fname, NULL,
                         "rocpd schema version \"%.40s\" (rocpd_metadata%s) is not one kreport reads (3.x, 4.x; "
-                        "FORMATS.md §14)", version, suffix);
+                        "`kreport help formats`)", version, suffix);
     if (!rc && !L->out->schema_version) {
         L->out->schema_version = version;
         L->out->schema_major = major;
@@ -885,7 +885,7 @@ static int list_runs(load *L, char ***out, size_t *n)
     if (*n == 0)
         return kr_err_set(r->err, KR_INPUT, r->fname, NULL,
                           "an SQLite database but not a rocpd database: no table rocpd_metadata or "
-                          "rocpd_metadata_<uuid> (FORMATS.md §14; rocprofv3 writes <pid>_results.db)");
+                          "rocpd_metadata_<uuid> (`kreport help formats`; rocprofv3 writes <pid>_results.db)");
     return 0;
 }
 

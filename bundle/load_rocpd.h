@@ -1,5 +1,5 @@
 /* load_rocpd.h — rocpd SQLite databases, rocprofv3's default output since
- * ROCm 7.0 (`<host>/<pid>_results.db`, FORMATS.md §14).
+ * ROCm 7.0 (`<host>/<pid>_results.db`, docs/formats.md#rocpd-databases).
  *
  * What is read: per run (a table suffix `_<uuid>`, or none), the tables
  * rocpd_metadata (schema_version), rocpd_info_agent, rocpd_info_kernel_symbol,
@@ -19,7 +19,7 @@
  * LDS_Block_Size; registers from the kernel symbol), an agent table like
  * agent_info.csv (Node_Id = absolute_index, Logical_Node_Id =
  * logical_index, the counts from extdata, the JSON of the agent record,
- * keyed as in results.json §9.2; the gfx target from whichever of name,
+ * keyed as in results.json docs/formats.md#results-json; the gfx target from whichever of name,
  * generic_name, user_name and extdata's name starts with "gfx"; an agent
  * repeated by merged runs kept once), and counter values summed per dispatch
  * and counter like rocpd's counters_collection view (rows with a sample_id
@@ -61,7 +61,7 @@ int bundle_load_rocpd_src(kr_arena *a, const struct bundle_source *src, const ch
                           kr_err *err);
 
 /* Which GPU agent of db describes a capture with agent handle `handle`
- * (has_handle 0: the capture's folder name gave none), as FORMATS.md §14
+ * (has_handle 0: the capture's folder name gave none), as docs/formats.md#rocpd-databases
  * asks: the agent whose extdata handle equals it; else the only GPU agent;
  * else none (ambiguous). Returns the agent or NULL and writes the reason
  * into note (for info and validate). */

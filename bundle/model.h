@@ -303,7 +303,7 @@ typedef struct kr_kernel_stats {
     size_t nrows;
 } kr_kernel_stats;
 
-/* ---- rocpd database (§14) ----
+/* ---- rocpd database (docs/formats.md#rocpd-databases) ----
  * What a `<pid>_results.db` holds, read into the structures the CSVs fill:
  * a kernel trace and an agent table whose path is the database, and the
  * counter values per dispatch and counter. */
@@ -361,7 +361,7 @@ typedef struct kr_capture {
     /* A rocpd database found beside the capture (it may also be the
      * kernel_trace, agent_info and counter source above), its path in
      * counter_paths when it gave counters; NULL when none. rocpd_agent says
-     * which of its GPU agents describes the capture and why (§14). */
+     * which of its GPU agents describes the capture and why (docs/formats.md#rocpd-databases). */
     kr_rocpd *rocpd;
     const char *rocpd_agent;
     const kr_agent *rocpd_gpu;   /* the GPU agent chosen, NULL when ambiguous or none */

@@ -352,7 +352,7 @@ static int add_trace(walk *w, const char *path, const char *rel, const kr_dispat
     return 0;
 }
 
-/* A rocpd database (FORMATS.md §14) is a kernel trace and agent info, as
+/* A rocpd database (docs/formats.md#rocpd-databases) is a kernel trace and agent info, as
  * its CSVs would be (bundle/load_rocpd.h); anything else named *.db, or
  * an SQLite file that is no rocpd database, fails the scan. The identity
  * hashes the dispatch rows read. */

@@ -427,7 +427,7 @@ static int place_run(build *b, const run_arg *r, kr_err *err)
         const char *base = kr_path_base(f->files[i]);
         char dest[PATH_CAP] = "";
         if (ends_with(base, ".db")) {
-            /* A rocpd database (FORMATS §14): the first whose agents hold a
+            /* A rocpd database (docs/formats.md#rocpd-databases): the first whose agents hold a
              * kept capture's handle, or that carries no handles to check. */
             kr_rocpd *db = NULL;
             if (have_db)

@@ -412,7 +412,7 @@ static void capture_facts(kr_arena *a, const char *root, const char *label, cons
     }
     bundle_blob_free(&rb);
     /* Without a results.json, a rocpd <label>_results.db whose agents carry
-     * handles is held to the same rule (FORMATS §14). */
+     * handles is held to the same rule (docs/formats.md#rocpd-databases). */
     snprintf(name, sizeof name, "%s_results.db", label);
     kr_path_join(p, sizeof p, cv, name);
     kr_rocpd *db = NULL;

@@ -1,5 +1,5 @@
-/* run_analyze.c — `kreport analyze RUN` on a run directory (docs/LOOP.md §1,
- * §2): discovery as compare does it (cli/run_side.h), the baseline figures
+/* run_analyze.c — `kreport analyze RUN` on a run directory (docs/compare.md,
+ * docs/compare.md#discovery): discovery as compare does it (cli/run_side.h), the baseline figures
  * (analyzer/run_baseline.h), the analysis of the captures of the target
  * kernel, REPORT.md / analysis.json written atomically or to stdout, and the
  * performance.md baseline row (--row). */

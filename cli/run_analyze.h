@@ -1,6 +1,6 @@
 /* run_analyze.h — `kreport analyze RUN`: a run directory (or an archive of
- * one) that is neither a capture folder nor an example folder (docs/LOOP.md
- * §1 baseline and ANALYZE step). */
+ * one) that is neither a capture folder nor an example folder (docs/
+ * docs/compare.md baseline and ANALYZE step). */
 #ifndef KR_CLI_RUN_ANALYZE_H
 #define KR_CLI_RUN_ANALYZE_H
 

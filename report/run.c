@@ -1,4 +1,4 @@
-/* run.c — see run.h (docs/LOOP.md §1, §3.3, §3.8, §4). */
+/* run.c — see run.h (docs/compare.md, docs/compare.md#deciding-metric, docs/compare.md#config-classes, docs/compare.md#log-rows). */
 #include "report/run.h"
 
 #include <inttypes.h>
@@ -238,7 +238,7 @@ static void md_calls(rep_doc *d, const rep_run_input *in)
         return;
     const an_side_time *s = &b->time;
     rep_heading(d, 2, "Calls of the target kernel set");
-    rep_para(d, "A call runs from one dispatch of the segment's first target kernel to the next (docs/LOOP.md §3.3); a "
+    rep_para(d, "A call runs from one dispatch of the segment's first target kernel to the next (`kreport help compare`); a "
                 "segment is a run of target dispatches not interrupted by another non-helper kernel; the first call of "
                 "each segment is cold and left out. %zu call%s in %zu segment%s (median %.1f call%s per segment) in %zu "
                 "trace%s%s. Row alignment: %s.",
@@ -266,7 +266,7 @@ static void md_calls(rep_doc *d, const rep_run_input *in)
                     "adding it to --kernel.");
 }
 
-/* "5 waves/SIMD (VGPR); 6 waves need V_total ≤ 80" (FORMATS.md §12.2 next step per limiter). */
+/* "5 waves/SIMD (VGPR); 6 waves need V_total ≤ 80" (docs/occupancy.md#limits next step per limiter). */
 static const char *limit_text(rep_doc *d, const an_occ_kernel *k)
 {
     kr_buf b, n;
@@ -302,7 +302,7 @@ static void md_resources(rep_doc *d, const rep_run_input *in)
     if (!b->has_timing || !b->nkernels)
         return;
     rep_heading(d, 2, "Registers, LDS and occupancy limits");
-    rep_para(d, "From the kernel trace's first dispatch of each target kernel; limits per FORMATS.md §12.2 for %s%s.",
+    rep_para(d, "From the kernel trace's first dispatch of each target kernel; limits per `kreport help occupancy` for %s%s.",
              b->gpu_target ? rep_md_code(d, b->gpu_target) : "an unknown GPU (gfx9 rules)",
              b->cu_count > 0 ? rep_fmt(d, " with %" PRId64 " CUs", b->cu_count) : "");
     rep_table *t = rep_table_new(d, "lrrrrrrrrrl", "kernel", "arch VGPR", "AGPR", "SGPR", "V_total", "LDS bytes",
@@ -319,21 +319,21 @@ static void md_resources(rep_doc *d, const rep_run_input *in)
     for (size_t i = 0; i < b->nkernels; i++) {
         const an_baseline_kernel *k = &b->kernels[i];
         if (k->from_capture && k->capture_occ.under_report)
-            rep_item(d, 0, "%s: rocprofv3 under-reported its VGPRs (FORMATS.md §12.3): the ISA of capture %s uses "
+            rep_item(d, 0, "%s: rocprofv3 under-reported its VGPRs (`kreport help occupancy`): the ISA of capture %s uses "
                            "%u VGPRs (highest v%u) against %" PRId64 " reported, so V_total = %u (twice the reported count, at least "
                            "the ISA's need rounded up to 8).",
                      kname(d, k->name), rep_md_code(d, k->capture), k->capture_occ.isa_v,
                      k->capture_occ.isa_v ? k->capture_occ.isa_v - 1 : 0, k->occ.reported_arch_vgpr,
                      k->capture_occ.v_total);
         else if (k->from_capture && k->capture_occ.isa_above_reported)
-            rep_item(d, 0, "%s: the ISA of capture %s uses %u VGPRs, more than reported: V_total = %u (FORMATS.md §12.3).",
+            rep_item(d, 0, "%s: the ISA of capture %s uses %u VGPRs, more than reported: V_total = %u (`kreport help occupancy`).",
                      kname(d, k->name), rep_md_code(d, k->capture), k->capture_occ.isa_v, k->capture_occ.v_total);
         else if (k->from_capture)
             rep_item(d, 0, "%s: the ISA of capture %s agrees with the reported counts (%u VGPRs used; V_total %u).",
                      kname(d, k->name), rep_md_code(d, k->capture), k->capture_occ.isa_v, k->capture_occ.v_total);
         else if (k->under_report_possible)
-            rep_item(d, 0, "%s: cannot tell whether rocprofv3 under-reported the VGPRs (gfx950 with AGPR 0, FORMATS.md "
-                           "§12.3): as reported, %s; if under-reported, V_total = %u and %s. A capture of the kernel "
+            rep_item(d, 0, "%s: cannot tell whether rocprofv3 under-reported the VGPRs (gfx950 with AGPR 0, `kreport help formats` "
+                           "`kreport help occupancy`): as reported, %s; if under-reported, V_total = %u and %s. A capture of the kernel "
                            "settles it (below).", kname(d, k->name), limit_text(d, &k->occ), k->occ_doubled.v_total,
                      limit_text(d, &k->occ_doubled));
         /* Grid-limited only when every open reading of the registers says so. */

@@ -4,7 +4,7 @@
 # harness) checked against answers computed from their construction
 # (tests/tools/run_check.py), the schema, --row, -o, archives, runs with and
 # without captures (kreport synth), usage and input errors, and the hub
-# fixture's real kernel traces and capture (FORMATS.md §12.4, §12.5).
+# fixture's real kernel traces and capture (docs/occupancy.md#worked-examples, docs/occupancy.md#worked-examples).
 set -u
 bin="$KR_BIN"; src="$KR_SRC"; hub="${KR_HUB:-}"
 tmp=$(mktemp -d)
@@ -33,7 +33,7 @@ done
 expect_rc 0 "$bin" analyze "$r/twoloops" --kernel '^kernel_b_0$' --format json
 cp "$tmp/out" "$tmp/pinned.json"
 python3 "$src/tests/tools/run_check.py" "$r/expected.json" twoloops_pinned "$tmp/pinned.json" && ok || bad "twoloops: --kernel does not pin"
-# The hub harness CSV: its figures are checked once discovery reads it as a benchmark CSV (LOOP.md §8.4).
+# The hub harness CSV: its figures are checked once discovery reads it as a benchmark CSV (docs/compare.md#hub-harness).
 if [ "$(jq_ "$tmp/hub.json" 'd["run"]["benchmark"] is None')" = True ]; then
     echo "analyze_run: benchmark_results.csv (median_us, correct) is not read as a benchmark CSV (no us_* or err_* column): only its trace is checked"
 else
@@ -132,7 +132,7 @@ if [ -n "$hub" ] && [ -f "$hub/examples/flash_attn_func/compute_viewer/discover_
         python3 "$check" "$schema" "$tmp/$x.json" && ok || bad "hub $x: schema"
     done
     # Warm calls recomputed from the trace: segments of the target not broken
-    # by another non-helper kernel, the first call of each dropped (LOOP.md §3.3).
+    # by another non-helper kernel, the first call of each dropped (docs/compare.md#deciding-metric).
     python3 - "$tmp/fa/prof/discover_kernel_trace.csv" "$tmp/fa.json" flash_attn_func_kernel_0 <<'PY' && ok || bad "hub flash: warm calls differ from the recomputation"
 import csv, json, statistics, sys
 rows = sorted(csv.DictReader(open(sys.argv[1], newline="")), key=lambda r: int(r["Start_Timestamp"]))
@@ -151,20 +151,20 @@ warm = [x for s in segs for x in s[1:]]
 run = json.load(open(sys.argv[2]))["run"]
 calls = run["target"]["calls"]
 assert run["target"]["names"] == [target], run["target"]["names"]
-assert [len(s) for s in segs] == [1, 8], [len(s) for s in segs]       # LOOP.md §3.3
+assert [len(s) for s in segs] == [1, 8], [len(s) for s in segs]       # docs/compare.md#deciding-metric
 assert calls["warm_calls"] == len(warm) == 7, calls["warm_calls"]
 close = lambda a, b: abs(a - b) <= 1e-9 * abs(b)     # analysis.json keeps 10 significant digits
 assert close(calls["warm"]["median_us"], statistics.median(warm) / 1000), calls["warm"]
 assert close(calls["warm"]["mean_us"], statistics.fmean(warm) / 1000), calls["warm"]
 PY
-    # FORMATS.md §12.4: flash reports arch 124, AGPR 0 on gfx950: without its ISA both readings stand.
+    # docs/occupancy.md#worked-examples: flash reports arch 124, AGPR 0 on gfx950: without its ISA both readings stand.
     [ "$(jq_ "$tmp/fa.json" '[(k["arch_vgpr"], k["under_report_possible"], k["limits"]["waves_per_simd"], k["limits_if_under_reported"]["v_total"], k["limits_if_under_reported"]["waves_per_simd"]) for k in d["run"]["target"]["kernels"]]')" \
-        = "[(124, True, 3, 248, 2)]" ] && ok || bad "hub flash: registers and limits (FORMATS.md §12.4)"
-    # FORMATS.md §12.5: pa_mqa reports 48 VGPRs; the capture's ISA (v94) shows the under-report: 96, 5 waves, grid 2 per CU.
+        = "[(124, True, 3, 248, 2)]" ] && ok || bad "hub flash: registers and limits (docs/occupancy.md#worked-examples)"
+    # docs/occupancy.md#worked-examples: pa_mqa reports 48 VGPRs; the capture's ISA (v94) shows the under-report: 96, 5 waves, grid 2 per CU.
     [ "$(jq_ "$tmp/pa.json" '[(k["register_source"], k["capture"]["under_report"], k["capture"]["limits"]["v_total"], k["capture"]["limits"]["waves_per_simd"], k["capture"]["limits"]["wg_per_cu_grid"], k["capture"]["limits"]["grid_limited"]) for k in d["run"]["target"]["kernels"]]')" \
-        = "[('capture', True, 96, 5, 2, True)]" ] && ok || bad "hub pa_mqa: registers from the capture (FORMATS.md §12.5)"
+        = "[('capture', True, 96, 5, 2, True)]" ] && ok || bad "hub pa_mqa: registers from the capture (docs/occupancy.md#worked-examples)"
     [ "$(jq_ "$tmp/pa.json" 'd["run"]["target"]["names"], d["run"]["target"]["calls"]["warm_calls"]')" = "(['pa_mqa_logits_fp4_kernel_0'], 10)" ] \
-        && ok || bad "hub pa_mqa: target or warm calls (LOOP.md §3.3: segments of 1 and 11)"
+        && ok || bad "hub pa_mqa: target or warm calls (docs/compare.md#deciding-metric: segments of 1 and 11)"
     [ "$(jq_ "$tmp/pa.json" 'len(d["captures"])')" = 1 ] && ok || bad "hub pa_mqa: the capture analysis is missing"
 else
     echo "analyze_run: hub fixture not found; real traces skipped"

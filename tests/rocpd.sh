@@ -182,7 +182,8 @@ for kind in csv db; do
             python3 "$mk" "$d/4242_results.db" --schema 4.1.0 --trace "$t" --agents "$pa/compute_viewer/discover_agent_info.csv"
         fi
     done
-    (cd "$tmp/cmp_$kind" && "$bin" compare best cand --kernel '^pa_mqa' --format json >"$tmp/cmp_$kind.json" 2>"$tmp/cmp_$kind.err")
+    # No benchmark CSV and no exit status: nothing checks correctness, so --gate none accepts a keep (docs/compare.md).
+    (cd "$tmp/cmp_$kind" && "$bin" compare best cand --kernel '^pa_mqa' --gate none --format json >"$tmp/cmp_$kind.json" 2>"$tmp/cmp_$kind.err")
     rc=$?
     [ $rc = 0 ] && ok || bad "compare via $kind failed ($rc): $(head -c 300 "$tmp/cmp_$kind.err")"
 done

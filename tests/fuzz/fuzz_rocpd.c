@@ -1,5 +1,5 @@
 /* fuzz_rocpd.c — libFuzzer target: bundle_parse_rocpd (rocpd SQLite
- * databases, FORMATS.md §14) on databases held in memory, mutated from the
+ * databases, docs/formats.md#rocpd-databases) on databases held in memory, mutated from the
  * seeds tests/fuzz/seeds.sh builds with tests/tools/mkrocpd.py; then the
  * agent choice on an accepted file. SQLite's own checks and the loader's
  * limits (bundle/load_rocpd.h) must turn every mutation into a clean error. */

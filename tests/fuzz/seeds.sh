@@ -60,7 +60,7 @@ make_corpus() {
     seed csv_kernel_stats synth_domain_stats.csv < "$tmp"/ex/compute_viewer/discover_domain_stats.csv
     seed csv_kernel_trace synth_discover.csv < "$tmp"/ex/compute_viewer/discover_kernel_trace.csv
     for f in "$tmp"/run/*.csv "$tmp"/ex/compute_viewer/*.csv; do seed csv "synth_$(basename "$f")" < "$f"; done
-    # rocpd databases (FORMATS.md §14) from the synthetic run's CSVs, one per
+    # rocpd databases (docs/formats.md#rocpd-databases) from the synthetic run's CSVs, one per
     # schema version, small pages so the seeds stay small.
     python3 - "$tmp/run/out_kernel_trace.csv" "$tmp/counters.csv" <<'PY'
 import csv, sys

@@ -1,8 +1,8 @@
 /* test_run_baseline.c — one side's baseline figures (analyzer/run_baseline.h):
  * calls and classes of a pinned two-kernel set with a kernel-selecting
  * column, the metric CSV and the gate over every CSV, an ambiguous pick with
- * each candidate's figures, and the §12.2/§12.3 limits from trace counts
- * with and without a capture's ISA marks (FORMATS.md §12.4's numbers). The
+ * each candidate's figures, and the docs/occupancy.md#limits/docs/occupancy.md#register-counts limits from trace counts
+ * with and without a capture's ISA marks (docs/occupancy.md#worked-examples's numbers). The
  * expected values are worked out in the comments. */
 #include "analyzer/run_baseline.h"
 #include "tests/unit/t.h"
@@ -159,11 +159,11 @@ static void test_csvs(void)
     an_baseline_free(&b);
 }
 
-/* FORMATS.md §12.4: arch 124, AGPR 0, SGPR 112, LDS 49152, 256 work-items,
+/* docs/occupancy.md#worked-examples: arch 124, AGPR 0, SGPR 112, LDS 49152, 256 work-items,
  * 512 workgroups on 256 CUs (gfx950). As reported: V_total 124 → W_vgpr 4,
  * W_sgpr 7, LDS 163840 / 49152 → 3 workgroups × 1 wave per SIMD = 3, slots
  * 8 → 3 waves (LDS). Under-reported (2 × 124 = 248) → W_vgpr 2 → 2 waves
- * (VGPR). With the capture's ISA mark 242 the §12.3 rule gives 248 too. */
+ * (VGPR). With the capture's ISA mark 242 the docs/occupancy.md#register-counts rule gives 248 too. */
 static void test_limits(void)
 {
     step s[] = {{"F", 93000}, {"F", 91000}, {"F", 92000}};

@@ -477,7 +477,7 @@ static void test_timeline(void)
     fx_init(&f);
     f.tl[0][3].cycles = 0;
     f.tl[0][4].cycles = 12;
-    /* A duration of 0 is information, not an error (§13 V-11): the capture stays valid. */
+    /* A duration of 0 is information, not an error (docs/validate.md V-11): the capture stays valid. */
     EXPECT(&f, "V-11", AN_SEV_INFO, "1 timeline entry of duration 0");
     {
         an_validation v;
