@@ -1,4 +1,4 @@
-/* run_baseline.c — see run_baseline.h (docs/LOOP.md §1, §3.3, §3.8, §4). */
+/* run_baseline.c — see run_baseline.h (LOOP.md §1, §3.3, §3.8, §4). */
 #include "analyzer/run_baseline.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* run_baseline.h — `kreport analyze RUN`: the figures of one run directory
  * a loop records as its baseline and reads at every ANALYZE step
- * (docs/LOOP.md §1): every kernel of the trace, the target kernel set, its
+ * (LOOP.md §1): every kernel of the trace, the target kernel set, its
  * per-call GPU time, registers and occupancy limits, per config class the
  * warm per-call GPU time and the script metric, and the correctness gate.
  *
@@ -13,7 +13,7 @@
  *
  * Choices of this module (the same as compare's where compare has one):
  *   metric CSV   the first plain benchmark CSV in discovery order, else the
- *                first profiled one (docs/LOOP.md §2 pairing);
+ *                first profiled one (LOOP.md §2 pairing);
  *   gate         --gate, else `err_* == 0` when a CSV has an err_ column,
  *                else the benchmark's exit status (run.meta exit_code),
  *                else none;

@@ -1,4 +1,4 @@
-/* run_analyze.c — `kreport analyze RUN` on a run directory (docs/LOOP.md §1,
+/* run_analyze.c — `kreport analyze RUN` on a run directory (LOOP.md §1,
  * §2): discovery as compare does it (cli/run_side.h), the baseline figures
  * (analyzer/run_baseline.h), the analysis of the captures of the target
  * kernel, REPORT.md / analysis.json written atomically or to stdout, and the

@@ -1,5 +1,5 @@
 /* run_analyze.h — `kreport analyze RUN`: a run directory (or an archive of
- * one) that is neither a capture folder nor an example folder (docs/LOOP.md
+ * one) that is neither a capture folder nor an example folder (LOOP.md
  * §1 baseline and ANALYZE step). */
 #ifndef KR_CLI_RUN_ANALYZE_H
 #define KR_CLI_RUN_ANALYZE_H

@@ -1,4 +1,4 @@
-/* perf_row.h — the results-table row of performance.md (docs/LOOP.md §4),
+/* perf_row.h — the results-table row of performance.md (LOOP.md §4),
  * written the same way for `compare --row` (keep) and `analyze RUN --row`
  * (baseline): ten cells, '|' escaped, newlines flattened. */
 #ifndef KR_REPORT_PERF_ROW_H

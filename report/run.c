@@ -1,4 +1,4 @@
-/* run.c — see run.h (docs/LOOP.md §1, §3.3, §3.8, §4). */
+/* run.c — see run.h (LOOP.md §1, §3.3, §3.8, §4). */
 #include "report/run.h"
 
 #include <inttypes.h>
@@ -238,7 +238,7 @@ static void md_calls(rep_doc *d, const rep_run_input *in)
         return;
     const an_side_time *s = &b->time;
     rep_heading(d, 2, "Calls of the target kernel set");
-    rep_para(d, "A call runs from one dispatch of the segment's first target kernel to the next (docs/LOOP.md §3.3); a "
+    rep_para(d, "A call runs from one dispatch of the segment's first target kernel to the next (LOOP.md §3.3); a "
                 "segment is a run of target dispatches not interrupted by another non-helper kernel; the first call of "
                 "each segment is cold and left out. %zu call%s in %zu segment%s (median %.1f call%s per segment) in %zu "
                 "trace%s%s. Row alignment: %s.",

@@ -1,4 +1,4 @@
-/* run.h — the documents of `kreport analyze RUN` (docs/LOOP.md §1, §4): the
+/* run.h — the documents of `kreport analyze RUN` (LOOP.md §1, §4): the
  * baseline part of REPORT.md (summary first: target kernel set, per-call
  * GPU time, gate; then kernels, registers and occupancy limits, config
  * classes, captures or how to make one, files), the "run" object of

@@ -4,7 +4,7 @@ computed from the construction (never read back from the written files).
 
 usage: run_dirs.py OUTDIR     writes OUTDIR/<case>/ and OUTDIR/expected.json
 
-Cases (docs/LOOP.md §2 layouts):
+Cases (LOOP.md §2 layouts):
   testpa     test_pa style: bench/<csv>, prof/<prefix>_kernel_trace.csv,
              prof/<prefix>_agent_info.csv, run.meta (the compare tests' CANDIDATE
              of the keep case: 8 rows, 9 calls per row, the first cold)
