@@ -354,14 +354,15 @@ static int add_trace(walk *w, const char *path, const char *rel, const kr_dispat
 
 /* A rocpd database (docs/formats.md#rocpd-databases) is a kernel trace and agent info, as
  * its CSVs would be (bundle/load_rocpd.h); anything else named *.db, or
- * an SQLite file that is no rocpd database, fails the scan. The identity
- * hashes the dispatch rows read. */
-static int add_rocpd(walk *w, const char *path, const char *rel)
+ * an SQLite file that is no rocpd database, fails the scan. Its GPUs are
+ * noted here; its dispatches become a trace in add_rocpd_trace. */
+static int add_rocpd(walk *w, const char *path, kr_rocpd **out)
 {
     kr_rocpd *db;
     int rc = bundle_load_rocpd_src(&w->r->arena, w->src, path, &db, w->err);
     if (rc)
         return rc;
+    *out = db;
     for (size_t i = 0; i < db->agents->nagents; i++) {
         const kr_agent *ag = &db->agents->agents[i];
         if (ag->type != 2)
@@ -376,6 +377,12 @@ static int add_rocpd(walk *w, const char *path, const char *rel)
         if ((rc = add_gpu(w, g)))
             return rc;
     }
+    return 0;
+}
+
+/* The database's dispatches as a trace; the identity hashes them. */
+static int add_rocpd_trace(walk *w, const kr_rocpd *db, const char *path, const char *rel)
+{
     if (!db->trace->nrows)
         return 0;
     w->hash = fnv(rel, strlen(rel) + 1, w->hash);
@@ -526,11 +533,14 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
     int has_codeobj = 0, has_rocprof = 0, has_trace_csv = 0;
     size_t first_csv = r->ncsvs, first_trace = r->ntraces;
     const kr_results **json_traces = calloc((size_t)ne + 1, sizeof *json_traces);
+    kr_rocpd **db_traces = calloc((size_t)ne + 1, sizeof *db_traces);
+    size_t *db_files = calloc((size_t)ne + 1, sizeof *db_files);   /* indices into r->dbs */
+    size_t ndb = 0;
     const char **json_paths = calloc((size_t)ne + 1, sizeof *json_paths);
     size_t njson = 0;
     bundle_blob blob = {0};
     const char *data = NULL;
-    if (!is_dir || !is_cap || !is_arc || !cap_ids || !json_traces || !json_paths) {
+    if (!is_dir || !is_cap || !is_arc || !cap_ids || !json_traces || !json_paths || !db_traces || !db_files) {
         rc = kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
         goto out;
     }
@@ -583,6 +593,8 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
                 w->hash = fnv(data, len, w->hash);
                 w->hashed = 1;
                 rc = add_trace(w, path, sub, kt->rows, kt->nrows, 0);
+                if (!rc)
+                    r->traces[r->ntraces - 1].no_dispatch_ids = kt->no_dispatch_ids;
             } else if (k == BUNDLE_CSV_KERNEL_STATS) {
                 has_rocprof = 1;
                 rc = add_file(w, &r->stats, &r->nstats, &w->cap_stats, path, sub, NULL);
@@ -680,9 +692,9 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
             if (bundle_rocpd_sniff(magic, got > 0 ? (size_t)got : 0) || has_suffix_ci(name, ".db")) {
                 has_rocprof = 1;
                 if ((rc = add_file(w, &r->dbs, &r->ndbs, &w->cap_dbs, path, sub, NULL)) ||
-                    (rc = add_rocpd(w, path, sub)))
+                    (rc = add_rocpd(w, path, &db_traces[ndb])))
                     break;
-                has_trace_csv |= r->ntraces > first_trace;
+                db_files[ndb++] = r->ndbs - 1;
             } else {
                 r->other_files++;
             }
@@ -692,8 +704,13 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
     data = NULL;
     if (rc)
         goto out;
-    /* results.json dispatches are a trace only without a kernel_trace CSV beside them. */
-    if (!has_trace_csv)
+    /* A database's dispatches are a trace only without a kernel_trace CSV
+     * beside it (`-f csv rocpd` writes both); results.json dispatches only
+     * without either. */
+    for (size_t j = 0; j < ndb && !has_trace_csv && !rc; j++)
+        rc = add_rocpd_trace(w, db_traces[j], r->dbs[db_files[j]].path, r->dbs[db_files[j]].rel);
+    has_trace_csv |= r->ntraces > first_trace;
+    if (!has_trace_csv && !rc)
         for (size_t j = 0; j < njson && !rc; j++) {
             const kr_results *res = json_traces[j];
             for (size_t p = 0; p < res->nprocs && !rc; p++)
@@ -709,7 +726,7 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
     for (size_t i = first_trace; i < r->ntraces && !rc; i++)
         if (ncap_ids || has_codeobj) {
             r->traces[i].att_pass = 1;
-            r->traces[i].ndrop = ncap_ids;
+            r->traces[i].ndrop = r->traces[i].no_dispatch_ids ? 0 : ncap_ids;
             r->traces[i].drop_ids = kr_arena_array(&r->arena, ncap_ids ? ncap_ids : 1, sizeof(uint64_t));
             if (!r->traces[i].drop_ids)
                 rc = kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
@@ -741,6 +758,8 @@ out:
     free(is_arc);
     free(cap_ids);
     free(json_traces);
+    free(db_traces);
+    free(db_files);
     free(json_paths);
     bundle_blob_free(&blob);
     return rc;

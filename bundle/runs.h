@@ -63,6 +63,8 @@ typedef struct bundle_run_trace {
     const kr_dispatch *d;        /* dispatches as read (CSV rows or results.json records) */
     size_t n;
     uint8_t from_results;        /* results.json buffer_records.kernel_dispatch */
+    uint8_t no_dispatch_ids;     /* a kernel trace without Dispatch_Id: its ids are row ordinals, so
+                                    captured dispatches cannot be dropped by id */
     uint8_t att_pass;
     uint64_t *drop_ids;          /* dispatch ids of the capture folders beside it */
     size_t ndrop;

@@ -123,6 +123,17 @@ keys = ("occupancy", "roofline", "counters", "totals")
 assert all(a.get(k) == b.get(k) for k in keys), [k for k in keys if a.get(k) != b.get(k)]
 PY
 
+# --results names a database explicitly (it then serves whatever its agents).
+mkdir -p "$tmp/lone"
+ln -s "$pa/att_viewer/small/ui_output_agent_32435_dispatch_197" "$tmp/lone/ui_output_agent_32435_dispatch_197"
+expect_rc 0 "$bin" analyze "$tmp/lone/ui_output_agent_32435_dispatch_197" --results "$tmp/pa.db3/compute_viewer/small_results.db" \
+    -o "$tmp/lone.out" -q
+python3 - "$tmp/lone.out/analysis.json" "$tmp/pa.db3.out/analysis.json" <<'PY' && ok || bad "--results DB: occupancy differs"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["occupancy"] == b["occupancy"] and a["target"] == b["target"] == "gfx950"
+PY
+
 # validate: a capture beside a database, and the example's publishing checks.
 expect_rc 0 "$bin" validate "$tmp/pa.db3"
 grep -q "V-20 compute_viewer/small_results.json" "$tmp/out" && bad "validate asks for a results.json beside small_results.db" || ok
@@ -170,15 +181,17 @@ with open(sys.argv[2], "w", newline="") as f:
             v[e] = v[s] + (v[e] - v[s]) * (92 - i % 3) // 100
         w.writerow(v)
 PY
-for kind in csv db; do
+for kind in csv db both; do
     for side in best cand; do
         d="$tmp/cmp_$kind/$side/prof"
         mkdir -p "$d"
         t="$pa/compute_viewer/discover_kernel_trace.csv"
         [ $side = cand ] && t="$tmp/cand_kernel_trace.csv"
-        if [ $kind = csv ]; then
+        # both: `-f csv rocpd` writes the CSVs and the database side by side; the dispatches count once.
+        if [ $kind != db ]; then
             cp "$t" "$d/discover_kernel_trace.csv"; cp "$pa/compute_viewer/discover_agent_info.csv" "$d/"
-        else
+        fi
+        if [ $kind != csv ]; then
             python3 "$mk" "$d/4242_results.db" --schema 4.1.0 --trace "$t" --agents "$pa/compute_viewer/discover_agent_info.csv"
         fi
     done
@@ -202,6 +215,12 @@ if a != b:
         if a.get(k) != b.get(k):
             print("differs:", k, file=sys.stderr)
     sys.exit(1)
+PY
+python3 - "$tmp/cmp_csv.json" "$tmp/cmp_both.json" <<'PY' && ok || bad "compare: CSVs and a database side by side count the dispatches twice"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for k in ("verdict", "timing", "trace", "classes"):
+    assert a.get(k) == b.get(k), k
 PY
 python3 -c "import json; d=json.load(open('$tmp/cmp_db.json')); print(d['verdict'])" | grep -q "keep" && ok || bad "compare via database: verdict is not keep"
 
