@@ -540,7 +540,7 @@ static int choose_pair(const an_cmp_side *b, const an_cmp_side *c, size_t *ib, s
 /* The default gate (docs/compare.md "Correctness gate"): err_* when a
  * numeric gate column exists, and every text or boolean gate column by
  * name; empty when the CSVs have no gate column. */
-static void default_gate(const an_cmp_side *b, const an_cmp_side *c, kr_buf *out)
+void an_cmp_default_gate(const an_cmp_side *b, const an_cmp_side *c, kr_buf *out)
 {
     const an_cmp_side *sides[2] = {b, c};
     int number = 0;
@@ -850,6 +850,14 @@ static int harness(an_compare *out, const an_cmp_side *best, const an_cmp_side *
     out->nviews_best = best->ncsvs;
     out->nviews_cand = cand->ncsvs;
     return 0;
+}
+
+int an_cmp_harness(an_compare *out, const an_cmp_side *best, const an_cmp_side *cand, const char *provider, kr_err *err)
+{
+    an_cmp_opts o;
+    memset(&o, 0, sizeof o);
+    o.provider = provider;
+    return harness(out, best, cand, &o, err);
 }
 
 /* ---- traces, target sets, companions (docs/compare.md "Target set") ---- */
@@ -1475,7 +1483,7 @@ int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cm
     const char *gexpr = NULL;
     kr_buf defgate;
     kr_buf_init(&defgate);
-    default_gate(best, cand, &defgate);
+    an_cmp_default_gate(best, cand, &defgate);
     if (o->gate && !strcmp(o->gate, "none")) {
         out->gate_source = "none_option";
     } else if (o->gate) {

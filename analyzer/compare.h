@@ -44,6 +44,7 @@
 #include "analyzer/compare_bench.h"
 #include "analyzer/compare_stats.h"
 #include "analyzer/compare_time.h"
+#include "common/buf.h"
 #include "common/err.h"
 
 #define AN_CMP_DEFAULT_NOISE 0.01
@@ -228,6 +229,15 @@ typedef struct an_compare {
  * gate term matching no column), KR_INTERNAL on allocation failure. */
 int an_compare_run(const an_cmp_side *best, const an_cmp_side *cand, const an_cmp_opts *opts,
                    an_compare *out, kr_err *err);
+
+/* Pieces of the run that `kreport analyze RUN` shares (analyzer/run_baseline.h):
+ * the default gate expression over both sides' CSVs ("err_*" and every text
+ * or boolean gate column; empty when there is none), and the harness step
+ * (out zeroed first: providers, the provider under test, and views of the
+ * CSVs restricted to it in out->views_best / views_cand, NULL outside a
+ * harness; an ambiguous provider is a note in out->problems). */
+void an_cmp_default_gate(const an_cmp_side *best, const an_cmp_side *cand, kr_buf *out);
+int an_cmp_harness(an_compare *out, const an_cmp_side *best, const an_cmp_side *cand, const char *provider, kr_err *err);
 void an_compare_free(an_compare *c);
 
 #endif

@@ -143,35 +143,40 @@ static size_t dispatches(const an_cmp_side *s)
     return n;
 }
 
-static int has_err_column(const an_cmp_side *s)
-{
-    for (size_t i = 0; i < s->ncsvs; i++)
-        for (size_t k = 0; k < s->csvs[i].ncols; k++)
-            if (!strncmp(s->csvs[i].header[k], "err_", 4))
-                return 1;
-    return 0;
-}
 
+/* The gate as compare reads it (an_cmp_default_gate): --gate, else err_*
+ * and every text or boolean gate column, else the exit status, else none;
+ * `--gate none` accepts no gate. */
 static int gate(const an_cmp_side *side, const an_baseline_opts *o, an_baseline *out, kr_err *err)
 {
     const char *expr = NULL;
     out->exit_code = side->exit_code;
-    if (o->gate) {
+    kr_buf def;
+    kr_buf_init(&def);
+    an_cmp_default_gate(side, side, &def);
+    if (o->gate && !strcmp(o->gate, "none")) {
+        out->gate_source = "none_option";
+    } else if (o->gate) {
         expr = o->gate;
         out->gate_source = "option";
-    } else if (has_err_column(side)) {
-        expr = "err_*";
+    } else if (def.len) {
+        expr = kr_buf_cstr(&def);
         out->gate_source = "default";
     } else {
         out->gate_source = side->exit_code >= 0 ? "exit_status" : "none";
     }
     if (!expr) {
-        out->gate_status = side->exit_code >= 0 ? (side->exit_code ? "fail" : "pass") : "no_gate";
+        kr_buf_free(&def);
+        out->gate_status = !strcmp(out->gate_source, "exit_status") ? (side->exit_code ? "fail" : "pass") : "no_gate";
         return 0;
     }
     int rc = an_gate_parse(expr, &out->gate, err);
+    kr_buf_free(&def);
     if (rc)
         return rc;
+    if (!strcmp(out->gate_source, "default"))
+        for (size_t k = 0; k < out->gate.n; k++)
+            out->gate.terms[k].gate_columns_only = 1;
     if (an_gate_evaluate(&out->gate, side->csvs, side->ncsvs, &out->gate_eval))
         return KR_INTERNAL;
     if (o->gate && side->ncsvs)
@@ -349,6 +354,17 @@ int an_baseline_run(const an_cmp_side *side, const an_baseline_opts *o, an_basel
     }
     int rc;
 
+    /* A benchmark harness: only the provider under test's rows (as compare). */
+    out->harness = calloc(1, sizeof *out->harness);
+    if (!out->harness)
+        return KR_INTERNAL;
+    if ((rc = an_cmp_harness(out->harness, side, side, o->provider, err)))
+        return rc;
+    an_cmp_side view = *side;
+    if (out->harness->views_best)
+        view.csvs = out->harness->views_best;
+    side = &view;
+
     /* Benchmark CSV: the metric CSV paired with itself. */
     if ((out->metric_csv = metric_csv(side)) != SIZE_MAX) {
         const an_bench_csv *m = &side->csvs[out->metric_csv];
@@ -374,6 +390,17 @@ int an_baseline_run(const an_cmp_side *side, const an_baseline_opts *o, an_basel
         if (out->target.n == 0 && o->nkernels)
             return kr_err_set(err, KR_USAGE, NULL, NULL, "--kernel matches no kernel name in the trace");
         size_t nrows = out->has_bench ? out->bench.best->nrows : 0;
+        /* Companions join every call of an auto-picked set; a pinned set
+         * measures its kernels per call, the companions neither breaking a
+         * segment nor counting (compare's rule). */
+        char **comp = NULL;
+        size_t ncomp = 0;
+        if (an_time_companions(side->traces, &out->time, &out->target, nrows, &comp, &ncomp) ||
+            an_target_add_companions(&out->time, &out->time, &out->target, comp, ncomp, o->nkernels == 0)) {
+            free_names(comp, ncomp);
+            return KR_INTERNAL;
+        }
+        free_names(comp, ncomp);
         if (an_time_calls(side->traces, side->ntraces, &out->target, o->skip_first, nrows, theta, &out->time))
             return KR_INTERNAL;
         out->target_found = out->time.ncalls > 0;
@@ -457,5 +484,9 @@ void an_baseline_free(an_baseline *b)
     free(b->classes);
     an_gate_free(&b->gate);
     an_gate_eval_free(&b->gate_eval);
+    if (b->harness) {
+        an_compare_free(b->harness);
+        free(b->harness);
+    }
     memset(b, 0, sizeof *b);
 }

@@ -14,9 +14,11 @@
  * Choices of this module (the same as compare's where compare has one):
  *   metric CSV   the first plain benchmark CSV in discovery order, else the
  *                first profiled one (docs/compare.md#discovery pairing);
- *   gate         --gate, else `err_* == 0` when a CSV has an err_ column,
- *                else the benchmark's exit status (run.meta exit_code),
- *                else none;
+ *   gate         compare's: --gate, else err_* and every check/status/
+ *                correct column (an_cmp_default_gate), else the
+ *                benchmark's exit status (run.meta exit_code), else none;
+ *   harness      compare's: only the provider under test's rows;
+ *   companions   compare's: they join the calls of an auto-picked set;
  *   classes      compare's class key plus every config column whose values
  *                select different target kernels in the trace (docs/compare.md#config-classes);
  *                class GPU times only when the trace is row-aligned;
@@ -45,9 +47,10 @@ typedef struct an_baseline_opts {
     const char *const *kernels;      /* --kernel expressions */
     size_t nkernels;
     const char *gate, *metric, *class_by;
-    size_t skip_first;               /* cold calls per segment (compare's default 1) */
+    size_t skip_first;               /* cold calls per row (compare's default 1) */
     double noise;                    /* θ for the cold-call rule (compare's default) */
     const char *target;              /* --target GPU override, NULL */
+    const char *provider;            /* --provider (benchmark harness), NULL */
 } an_baseline_opts;
 
 /* Per-call figures of one target set. */
@@ -125,6 +128,7 @@ typedef struct an_baseline {
     const char *gate_status;         /* "pass", "fail", "not_evaluated", "no_gate" */
     an_gate_eval gate_eval;
     int64_t exit_code;
+    an_compare *harness;             /* compare's harness step: the provider under test and its CSV views */
 } an_baseline;
 
 /* KR_USAGE for an option that names nothing (bad --kernel regex or one

@@ -58,7 +58,7 @@ int cli_run_analyze(const char *path, const bundle_input *input, const cli_run_o
         return KR_INPUT;
     }
     an_baseline b;
-    an_baseline_opts bo = {o->kernels, o->nkernels, o->gate, o->metric, o->class_by, 1, AN_CMP_DEFAULT_NOISE, o->target};
+    an_baseline_opts bo = {o->kernels, o->nkernels, o->gate, o->metric, o->class_by, 1, AN_CMP_DEFAULT_NOISE, o->target, NULL};
     size_t ncap = r->ncaptures, nan = 0;
     rep_run_capture *caps = calloc(ncap + 1, sizeof *caps);
     kr_capture **loaded = calloc(ncap + 1, sizeof *loaded);
@@ -226,7 +226,7 @@ int cli_run_info(const char *path, const bundle_input *input, int json, kr_buf *
         return -1;
     }
     an_baseline b;
-    an_baseline_opts bo = {NULL, 0, NULL, NULL, NULL, 1, AN_CMP_DEFAULT_NOISE, NULL};
+    an_baseline_opts bo = {NULL, 0, NULL, NULL, NULL, 1, AN_CMP_DEFAULT_NOISE, NULL, NULL};
     if ((rc = an_baseline_run(&side.in, &bo, &b, err))) {
         an_baseline_free(&b);
         cli_run_side_free(&side);

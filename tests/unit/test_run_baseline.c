@@ -69,7 +69,7 @@ static void test_classes(void)
     an_bench_csv csv = {"bench.csv", 0, 4, 4, header, cells, lines};
     an_cmp_side side = side_of(&csv, 1, &tr, 1);
     const char *k[] = {"^K"};
-    an_baseline_opts o = {k, 1, NULL, NULL, "variant", 1, 0.01, NULL};
+    an_baseline_opts o = {k, 1, NULL, NULL, "variant", 1, 0.01, NULL, NULL};
     an_baseline b;
     kr_err err;
     T_EQ_I64(an_baseline_run(&side, &o, &b, &err), 0);
@@ -100,7 +100,7 @@ static void test_classes(void)
     /* Not pinned: K1024 (total 1276) is picked over K16 (642); 4 × 642 ≥
      * 1276 makes the pick ambiguous. K1024's own calls are 2 segments for 4
      * rows: not row-aligned, no class GPU time. */
-    an_baseline_opts o2 = {NULL, 0, NULL, NULL, "variant", 1, 0.01, NULL};
+    an_baseline_opts o2 = {NULL, 0, NULL, NULL, "variant", 1, 0.01, NULL, NULL};
     T_EQ_I64(an_baseline_run(&side, &o2, &b, &err), 0);
     T_EQ_STR(b.target.names[0], "K1024");
     T_CHECK(!b.row_aligned);
@@ -117,7 +117,7 @@ static void test_classes(void)
     an_baseline_free(&b);
     /* A --kernel expression matching nothing is a usage error. */
     const char *none[] = {"^nothing$"};
-    an_baseline_opts o3 = {none, 1, NULL, NULL, NULL, 1, 0.01, NULL};
+    an_baseline_opts o3 = {none, 1, NULL, NULL, NULL, 1, 0.01, NULL, NULL};
     T_EQ_I64(an_baseline_run(&side, &o3, &b, &err), KR_USAGE);
     an_baseline_free(&b);
     free(d);
@@ -133,7 +133,7 @@ static void test_csvs(void)
     size_t lines[] = {2, 3};
     an_bench_csv csvs[] = {{"prof/b.csv", 1, 3, 2, header, prof, lines}, {"bench/b.csv", 0, 3, 2, header, plain, lines}};
     an_cmp_side side = side_of(csvs, 2, NULL, 0);
-    an_baseline_opts o = {NULL, 0, NULL, NULL, NULL, 1, 0.01, NULL};
+    an_baseline_opts o = {NULL, 0, NULL, NULL, NULL, 1, 0.01, NULL, NULL};
     an_baseline b;
     kr_err err;
     T_EQ_I64(an_baseline_run(&side, &o, &b, &err), 0);
@@ -170,7 +170,7 @@ static void test_limits(void)
     kr_dispatch *d = make(s, 3);
     an_trace_in tr = {"t.csv", d, 3, 0, NULL, 0, NULL, 0};
     an_cmp_side side = side_of(NULL, 0, &tr, 1);
-    an_baseline_opts o = {NULL, 0, NULL, NULL, NULL, 1, 0.01, NULL};
+    an_baseline_opts o = {NULL, 0, NULL, NULL, NULL, 1, 0.01, NULL, NULL};
     an_baseline b;
     kr_err err;
     T_EQ_I64(an_baseline_run(&side, &o, &b, &err), 0);
