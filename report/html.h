@@ -33,6 +33,24 @@ typedef struct rep_html_figure {
 int rep_html_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
                   kr_buf *out);
 
+/* An interactive section after the document (report/explorer.h): a
+ * heading with id and title (also listed in the contents), intro (HTML),
+ * a <noscript> note, the JSON data in a <script type="application/json"
+ * id="kx-data"> element, and the one script, templates/<script>, which
+ * the page's Content-Security-Policy lets run by its hash (no other
+ * script can). Without JavaScript the page reads as without the section.
+ * The CSS is templates/explorer.css. */
+typedef struct rep_html_app {
+    const char *id, *title;          /* plain text without markup characters */
+    const char *intro;               /* HTML (well-formed XML) */
+    const char *script;              /* template name */
+    const char *data;                /* JSON without '<', '>' or '&' */
+} rep_html_app;
+
+/* rep_html_page with an app section; app may be NULL. */
+int rep_html_app_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
+                      const rep_html_app *app, kr_buf *out);
+
 /* report.html of `kreport analyze`: REPORT.md's Markdown (rep_analysis_markdown)
  * with the charts of report/charts.h in the sections they illustrate. */
 int rep_analysis_html(const an_analysis *const *a, const char *const *labels, size_t n, const rep_meta *meta,

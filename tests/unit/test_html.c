@@ -52,7 +52,7 @@ static char first_error[512];
 static int known_html5_or_svg(const char *msg)
 {
     static const char *const names[] = {"main", "nav", "figure", "figcaption", "footer", "svg", "g",
-                                        "rect", "line", "path", "text", "desc", NULL};
+                                        "rect", "line", "path", "text", "desc", "section", NULL};
     for (int i = 0; names[i]; i++) {
         char want[64];
         snprintf(want, sizeof want, "Tag %s invalid", names[i]);
@@ -434,8 +434,12 @@ static void check_synth_page(const kr_capture *cap, const an_analysis *an, const
         T_EQ_U64(xp_num(x, q), 1);
     }
     T_EQ_STR(xp_str(x, "/html/head/title", buf, sizeof buf), "synth_kernel_0 — thread-trace analysis");
-    T_EQ_U64(xp_num(x, "count(//script)"), 0);
+    /* the explorer: its data and its one script, nothing loaded */
+    T_EQ_U64(xp_num(x, "count(//script)"), 2);
+    T_EQ_U64(xp_num(x, "count(//script[@type='application/json'][@id='kx-data'])"), 1);
     T_EQ_U64(xp_num(x, "count(//*[@src])"), 0);
+    T_EQ_U64(xp_num(x, "count(//section[@id='explorer']/h2[@id='explorer-h'])"), 1);
+    T_EQ_U64(xp_num(x, "count(//nav[@id='contents']//a[@href='#explorer'])"), 1);
 
     /* figures sit in their sections: the first figure after "Wave states" */
     T_EQ_STR(xp_str(x, "(//figure)[1]/preceding-sibling::h2[1]", buf, sizeof buf), "Wave states");
@@ -633,10 +637,10 @@ static void check_parts(const an_analysis *const *ap, const char *const *labels,
         T_CHECK(p != NULL);
         if (!p)
             return;
-        /* the page, and 7 charts: 2 of wave states, stalls, occupancy,
-         * speed of light, hotspots, source lines */
+        /* the page, the explorer's data, and 7 charts: 2 of wave states,
+         * stalls, occupancy, speed of light, hotspots, source lines */
         size_t n = rep_html_parts_count(p);
-        T_EQ_U64(n, 8);
+        T_EQ_U64(n, 9);
         parts_job j = {p, {0}};
         if (way == 0)
             for (size_t k = n; k-- > 0;)
