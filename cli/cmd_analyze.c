@@ -61,13 +61,10 @@ static int fail(const kr_err *err)
 /* The output documents are independent renderings of the same results, so
  * they are built as concurrent tasks (costliest first); each writes only its
  * own buffer, and the bytes never depend on thread timing. */
-enum { R_JSON, R_MD, R_MD1, R_HOT, R_SRC, R_COUNT };
+enum { R_HTML, R_JSON, R_MD, R_MD1, R_HOT, R_SRC, R_COUNT };
 
-/* The outputs as tasks: report.html's parts first (its page and each
- * chart, rep_html_parts; the page and the largest charts are the longest
- * tasks, and rep_html_parts_join makes the page of them), then the
- * others, R_JSON on; REPORT.md in its two parts (R_MD, R_MD1, see
- * rep_analysis_markdown_part), joined after. */
+/* The outputs as tasks, report.html (the longest) first; REPORT.md in its
+ * two parts (R_MD, R_MD1, see rep_analysis_markdown_part), joined after. */
 typedef struct render_job {
     const an_analysis *const *res;
     const char *const *labels;
@@ -76,22 +73,17 @@ typedef struct render_job {
     int want[R_COUNT];
     kr_buf *out[R_COUNT];
     int rc[R_COUNT];
-    rep_html_parts *parts;           /* report.html wanted; else NULL */
-    size_t nparts;
 } render_job;
 
 static void render_task(void *ctx, size_t t, int worker)
 {
     (void)worker;
     render_job *j = ctx;
-    if (t < j->nparts) {
-        (void)rep_html_parts_run(j->parts, t);   /* its result is read by rep_html_parts_join */
-        return;
-    }
-    size_t i = t - j->nparts;
+    size_t i = t;
     if (!j->want[i])
         return;
     switch (i) {
+    case R_HTML: j->rc[i] = rep_analysis_html(j->res, j->labels, j->n, j->meta, j->out[i]); break;
     case R_JSON: j->rc[i] = rep_analysis_json(j->res, j->labels, j->n, j->meta, j->out[i]); break;
     case R_MD:
     case R_MD1:
@@ -269,22 +261,10 @@ int cmd_analyze(int argc, char **argv)
     snprintf(rerun, sizeof rerun, "kreport analyze %s -o OUTPUT_DIR", input);
     rep_meta meta = { kr_path_base(input), ex ? ex->name : NULL, rerun };
     render_job rj = { resp, (const char *const *)labels, ncap, &meta,
-                      { want_json, want_md, want_md, want_csv, want_csv },
-                      { &js, &md, &md1, &hot, &src }, {0}, NULL, 0 };
-    if (want_html) {
-        if (!(rj.parts = rep_html_parts_new(resp, (const char *const *)labels, ncap, &meta))) {
-            fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
-            rc = KR_INTERNAL;
-            goto done;
-        }
-        rj.nparts = rep_html_parts_count(rj.parts);
-    }
-    kr_parallel_for(rj.nparts + R_COUNT, ao.threads, render_task, &rj);
-    int html_rc = 0;
-    if (want_html) {
-        html_rc = rep_html_parts_join(rj.parts, &html);
-        rep_html_parts_free(rj.parts);
-    }
+                      { want_html, want_json, want_md, want_md, want_csv, want_csv },
+                      { &html, &js, &md, &md1, &hot, &src }, {0} };
+    kr_parallel_for(R_COUNT, ao.threads, render_task, &rj);
+    int html_rc = rj.rc[R_HTML] || html.oom;
     if (want_md && !rj.rc[R_MD] && !rj.rc[R_MD1])
         kr_buf_append(&md, md1.data ? md1.data : "", md1.len);
     if (html_rc || rj.rc[R_JSON] || rj.rc[R_MD] || rj.rc[R_MD1] || md.oom || rj.rc[R_HOT] || rj.rc[R_SRC]) {

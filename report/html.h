@@ -56,21 +56,6 @@ int rep_html_app_page(const char *title, const char *markdown, const rep_html_fi
 int rep_analysis_html(const an_analysis *const *a, const char *const *labels, size_t n, const rep_meta *meta,
                       kr_buf *out);
 
-/* The same page in parts that may be made at once, for rendering on
- * several threads: part 0 lays out the Markdown with the places of the
- * figures, each part 1 + f draws figure f. rep_html_parts_run may run for
- * distinct parts on different threads at the same time (each writes only
- * its own buffers); rep_html_parts_join then splices the figures in,
- * giving exactly rep_analysis_html's page. new: NULL when out of memory;
- * run and join: 0 or KR_INTERNAL. The inputs must outlive the parts. */
-typedef struct rep_html_parts rep_html_parts;
-rep_html_parts *rep_html_parts_new(const an_analysis *const *a, const char *const *labels, size_t n,
-                                   const rep_meta *meta);
-size_t rep_html_parts_count(const rep_html_parts *p);
-int rep_html_parts_run(rep_html_parts *p, size_t k);
-int rep_html_parts_join(rep_html_parts *p, kr_buf *out);
-void rep_html_parts_free(rep_html_parts *p);
-
 /* compare.html of `kreport compare`: COMPARE.md's Markdown
  * (rep_compare_markdown) with before/after bars (report/compare_html.c). */
 int rep_compare_html(const rep_cmp_input *in, kr_buf *out);

@@ -113,6 +113,7 @@
       return c || a - b;
     });
     S.order = idx;
+    if (tableWrap.scrollTop > idx.length * ROW_H) tableWrap.scrollTop = 0;
     Array.prototype.forEach.call(thead.querySelectorAll('th'), function (th) {
       var k = th.getAttribute('data-key');
       th.setAttribute('aria-sort', k === S.sort ? (S.desc ? 'descending' : 'ascending') : 'none');
@@ -129,7 +130,8 @@
     return 'background:rgba(213,94,0,' + (0.08 + 0.55 * v / m).toFixed(3) + ')';
   }
   function renderRows() {
-    var first = Math.max(0, Math.floor(tableWrap.scrollTop / ROW_H) - 8);
+    // a filter may leave fewer rows than the scroll position passed: start within them
+    var first = Math.max(0, Math.min(Math.floor(tableWrap.scrollTop / ROW_H) - 8, S.order.length - VIEW_ROWS));
     var last = Math.min(S.order.length, first + VIEW_ROWS + 24);
     spacerTop.style.height = first * ROW_H + 'px';
     spacerBot.style.height = (S.order.length - last) * ROW_H + 'px';
