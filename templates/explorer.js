@@ -129,10 +129,14 @@
     if (!(m > 0) || !(v > 0)) return '';
     return 'background:rgba(213,94,0,' + (0.08 + 0.55 * v / m).toFixed(3) + ')';
   }
-  function renderRows() {
+  var drawnRows = '';
+  function renderRows(onScroll) {
     // a filter may leave fewer rows than the scroll position passed: start within them
     var first = Math.max(0, Math.min(Math.floor(tableWrap.scrollTop / ROW_H) - 8, S.order.length - VIEW_ROWS));
     var last = Math.min(S.order.length, first + VIEW_ROWS + 24);
+    // a scroll within the rows drawn already keeps them (and what the user is about to click)
+    if (onScroll && drawnRows === first + ':' + last) return;
+    drawnRows = first + ':' + last;
     spacerTop.style.height = first * ROW_H + 'px';
     spacerBot.style.height = (S.order.length - last) * ROW_H + 'px';
     var frag = document.createDocumentFragment();
@@ -497,7 +501,7 @@
     table.appendChild(tbody);
     tableWrap.appendChild(spacerTop); tableWrap.appendChild(table); tableWrap.appendChild(spacerBot);
     // spacers must sit around the rows: keep the table between them and move the header with CSS sticky
-    tableWrap.addEventListener('scroll', function () { renderRows(); });
+    tableWrap.addEventListener('scroll', function () { renderRows(true); });
     tableWrap.addEventListener('click', function (ev) {
       var tr = ev.target.closest('tr[data-row]');
       if (tr) select(+tr.getAttribute('data-row'));
@@ -547,10 +551,10 @@
     tl.appendChild(zb);
     var cwrap = el('div', {class: 'kx-canvas'});
     tlCanvas = el('canvas', {id: 'kx-timeline', role: 'img', tabindex: '0',
-      'aria-label': 'Timeline; drag to zoom into a cycle range, click a lane to pick its wave'});
+      'aria-label': 'Timeline; drag to zoom into a cycle range, click a lane to pick its wave; keys: + and - zoom, arrows pan, Home whole dispatch, Page Up and Page Down pick a wave'});
     cwrap.appendChild(tlCanvas);
     tl.appendChild(cwrap);
-    tl.appendChild(el('p', {class: 'kx-note'}, 'Drag across the timeline to zoom into a cycle range; click a wave lane to pick the wave. ' +
+    tl.appendChild(el('p', {class: 'kx-note'}, 'Drag across the timeline to zoom into a cycle range (keys: + and - zoom, arrows pan, Home shows all); click a wave lane, or Page Up / Page Down, to pick the wave. ' +
       '"Narrow table to view" keeps the rows the kept streams executed in the view, with their hits and stall there.'));
     var wb = el('div', {class: 'kx-bar'});
     waveSel = el('select', {id: 'kx-wave', 'aria-label': 'Wave', onchange: function () { S.wave = +waveSel.value; drawTimeline(); drawWave(); }});
@@ -581,6 +585,34 @@
         var wi = Math.floor((d.y - TL.lanesTop) / TL.laneH);
         if (wi >= 0 && wi < C.waves.length) { S.wave = wi; drawTimeline(); drawWave(); }
       } else drawTimeline();
+    });
+    // keyboard: + and - zoom around the middle, the arrow keys pan, Home shows the whole dispatch,
+    // Page Up / Page Down pick the previous / next wave
+    tlCanvas.addEventListener('keydown', function (ev) {
+      var a = S.view[0], b = S.view[1], d = b - a, m = (a + b) / 2;
+      if (ev.key === '+' || ev.key === '=') setView(m - d / 4, m + d / 4);
+      else if (ev.key === '-') setView(m - d, m + d);
+      else if (ev.key === 'ArrowLeft') setView(a - d / 5, b - d / 5);
+      else if (ev.key === 'ArrowRight') setView(a + d / 5, b + d / 5);
+      else if (ev.key === 'Home') setView(0, C.span);
+      else if (ev.key === 'PageUp' || ev.key === 'PageDown') {
+        S.wave = Math.max(0, Math.min(C.waves.length - 1, S.wave + (ev.key === 'PageDown' ? 1 : -1)));
+        drawTimeline(); drawWave();
+      } else return;
+      ev.preventDefault();
+    });
+    // source pane: the arrow keys move along the lines, Enter marks the line's rows
+    srcPane.addEventListener('keydown', function (ev) {
+      var cur = srcPane.querySelector('tr.kx-sel'), next = null;
+      if (ev.key === 'ArrowDown') next = cur ? cur.nextElementSibling : srcPane.querySelector('tr[data-line]');
+      else if (ev.key === 'ArrowUp') next = cur ? cur.previousElementSibling : null;
+      else if (ev.key === 'Enter' && cur) { ev.preventDefault(); sourceLineClicked(+srcSel.value, +cur.getAttribute('data-line')); return; }
+      else return;
+      ev.preventDefault();
+      if (!next || !next.hasAttribute('data-line')) return;
+      if (cur) cur.className = '';
+      next.className = 'kx-sel';
+      next.scrollIntoView({block: 'nearest'});
     });
     waveCanvas.addEventListener('click', function (ev) {
       var st = streamOf(S.wave);

@@ -1,7 +1,10 @@
 // browser.js — drives headless Chromium through the DevTools protocol
 // (puppeteer-core, installed by tests/browser.sh) over pages kreport wrote,
 // and checks what a user would see. Usage:
-//   node browser.js DRIVER_DIR CHROMIUM OUT_DIR PAGE.json
+//   node browser.js DRIVER_DIR chromium|firefox BROWSER OUT_DIR PAGE.json
+// Chromium is driven through the DevTools protocol, Firefox through
+// WebDriver BiDi, which has no way to switch the colour scheme or
+// JavaScript off: those checks run in Chromium only.
 // PAGE.json: [{"name", "html", "kind": "report"|"compare", "budget_ms"}].
 // Expectations come from the data inside each page, read here with
 // JSON.parse and recomputed independently of the page's script: the
@@ -14,7 +17,8 @@
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
-const [driverDir, chromium, outDir, pagesFile] = process.argv.slice(2);
+const [driverDir, kind, browserPath, outDir, pagesFile] = process.argv.slice(2);
+const firefox = kind === 'firefox';
 const puppeteer = require(path.resolve(driverDir, 'node_modules', 'puppeteer-core'));
 let passed = 0, failed = 0;
 function check(cond, what) {
@@ -96,6 +100,12 @@ async function newPage(browser, errors, name) {
   return page;
 }
 
+// a click as a user makes it: the element scrolled into view first (inside its scrolling pane too)
+// (for the instruction table's rows, the table: scrolling its pane draws its rows anew)
+async function click(page, sel) {
+  await page.$eval(sel.startsWith('#kx-table tbody') ? '#kx-tablewrap' : sel, e => e.scrollIntoView({block: 'center'}));
+  await page.click(sel);
+}
 async function statusRows(page) {
   const t = await page.$eval('#kx-status', e => e.textContent);
   return parseInt(t, 10);
@@ -125,21 +135,21 @@ async function checkReport(browser, p) {
   check(ready, p.name + ': the explorer did not start');
   if (!ready) { errors.forEach(e => check(false, e)); await page.close(); return; }
   const bytes = fs.statSync(p.html).size;
-  console.log('browser.js: ' + p.name + ': ' + bytes + ' bytes, interactive after ' + Math.round(ms) + ' ms (' + wall + ' ms wall)');
-  if (p.budget_ms) check(wall < p.budget_ms, p.name + ': interactive after ' + wall + ' ms, budget ' + p.budget_ms);
+  console.log('browser.js (' + kind + '): ' + p.name + ': ' + bytes + ' bytes, interactive after ' + Math.round(ms) + ' ms (' + wall + ' ms wall)');
+  if (p.budget_ms && !firefox) check(wall < p.budget_ms, p.name + ': interactive after ' + wall + ' ms, budget ' + p.budget_ms);
   const C = D.captures[0], R = C.rows;
 
   // sort: Stall descending puts the largest stall first, a second click the smallest
-  await page.click('th[data-key=stall] button');
+  await click(page, 'th[data-key=stall] button');
   const maxStall = Math.max.apply(null, R.map(r => r[6])), minStall = Math.min.apply(null, R.map(r => r[6]));
   check(R[await firstRow(page)][6] === maxStall, p.name + ': sorting by Stall does not put the largest first');
   check(await page.$eval('th[data-key=stall]', e => e.getAttribute('aria-sort')) === 'descending', p.name + ': aria-sort');
-  await page.click('th[data-key=stall] button');
+  await click(page, 'th[data-key=stall] button');
   check(R[await firstRow(page)][6] === minStall, p.name + ': second click does not sort ascending');
-  await page.click('th[data-key=isa] button');
+  await click(page, 'th[data-key=isa] button');
   const isaFirst = R.map(r => r[1]).sort()[0];
   check(R[await firstRow(page)][1] === isaFirst, p.name + ': sorting by ISA text');
-  await page.click('th[data-key=idx] button');
+  await click(page, 'th[data-key=idx] button');
 
   // filter by text and by class: the counts the data give
   await setFilter(page, 's_waitcnt');
@@ -158,7 +168,7 @@ async function checkReport(browser, p) {
   const w = C.waits.slice().sort((a, b) => b[2] - a[2])[0];
   if (w && w[6].length) {
     await setFilter(page, R[w[0]][0]);
-    await page.click('#kx-table tbody tr[data-row="' + w[0] + '"]');
+    await click(page, '#kx-table tbody tr[data-row="' + w[0] + '"]');
     const prodRows = await page.$$eval('#kx-producers tr a[data-goto]', as => as.map(a => +a.getAttribute('data-goto')));
     check(JSON.stringify(prodRows) === JSON.stringify(w[6].map(x => x[0])), p.name + ': producers of wait row ' + w[0] +
       ' shown ' + JSON.stringify(prodRows) + ', want ' + JSON.stringify(w[6].map(x => x[0])));
@@ -175,7 +185,7 @@ async function checkReport(browser, p) {
     check(count(timg, '#cfe8ff') > 500, p.name + ': no producer highlight (#cfe8ff) on the table screenshot');
     await setSelect(page, '#kx-class', -1);
     // and back: the producer lists the waits it feeds, this one among them
-    await page.click('#kx-producers a[data-goto="' + w[6][0][0] + '"]');
+    await click(page, '#kx-producers a[data-goto="' + w[6][0][0] + '"]');
     const feeds = await page.$$eval('#kx-feeds tr a[data-goto]', as => as.map(a => +a.getAttribute('data-goto')));
     check(feeds.includes(w[0]), p.name + ': producer ' + w[6][0][0] + ' does not list wait ' + w[0]);
   } else {
@@ -186,11 +196,11 @@ async function checkReport(browser, p) {
   const withSrc = R.findIndex(r => r[2] >= 0 && C.files[r[2]].text);
   if (withSrc >= 0) {
     await setFilter(page, R[withSrc][0]);
-    await page.click('#kx-table tbody tr[data-row="' + withSrc + '"]');
+    await click(page, '#kx-table tbody tr[data-row="' + withSrc + '"]');
     const line = await page.$eval('#kx-source tr.kx-sel', tr => +tr.getAttribute('data-line')).catch(() => -1);
     check(line === R[withSrc][3], p.name + ': row ' + withSrc + ' shows source line ' + line + ', want ' + R[withSrc][3]);
     await setFilter(page, '');
-    await page.click('#kx-source tr[data-line="' + R[withSrc][3] + '"]');
+    await click(page, '#kx-source tr[data-line="' + R[withSrc][3] + '"]');
     const same = R.map((r, i) => i).filter(i => R[i][2] === R[withSrc][2] && R[i][3] === R[withSrc][3]);
     const hi = await page.$$eval('#kx-table tbody tr.kx-srchi', trs => trs.map(t => +t.getAttribute('data-row')));
     check(hi.length > 0 && hi.every(i => same.includes(i)), p.name + ': source line click marks rows ' + JSON.stringify(hi.slice(0, 5)));
@@ -200,6 +210,13 @@ async function checkReport(browser, p) {
   await page.focus('#kx-tablewrap');
   await page.keyboard.press('ArrowDown');
   check(await page.$eval('#kx-detail h4', e => e.textContent.startsWith('Row ')).catch(() => false), p.name + ': arrow key selects no row');
+  // the timeline by keyboard: + halves the view around its middle, Home shows the whole dispatch
+  await page.focus('#kx-timeline');
+  await page.keyboard.press('+');
+  const span = await page.evaluate(() => +document.getElementById('kx-to').value - +document.getElementById('kx-from').value);
+  check(Math.abs(span - C.span / 2) <= 2, p.name + ': + on the timeline shows ' + span + ' cycles, want ' + C.span / 2);
+  await page.keyboard.press('Home');
+  check(await page.$eval('#kx-to', e => +e.value) === C.span, p.name + ': Home on the timeline');
   const tabbable = await page.$$eval('#kx-app button, #kx-app select, #kx-app input, #kx-tablewrap',
     es => es.every(e => e.tabIndex >= 0));
   check(tabbable, p.name + ': a control is not reachable by keyboard');
@@ -215,7 +232,7 @@ async function checkReport(browser, p) {
     // zoomed to the wave's lifetime
     await page.$eval('#kx-from', (e, v) => { e.value = v; }, C.waves[wi][5]);
     await page.$eval('#kx-to', (e, v) => { e.value = v; }, C.waves[wi][6]);
-    await page.click('#kx-zoom');
+    await click(page, '#kx-zoom');
     const wc = await clipOf(page, '#kx-wavecanvas');
     const wimg = await shot(page, p.name + '-wave', wc);
     // states bar at y 12..28, records at y 40..56 of the canvas (CSS pixels = screenshot pixels)
@@ -228,17 +245,18 @@ async function checkReport(browser, p) {
     const a = Math.round(C.span / 3), b = Math.round(2 * C.span / 3);
     await page.$eval('#kx-from', (e, v) => { e.value = v; }, a);
     await page.$eval('#kx-to', (e, v) => { e.value = v; }, b);
-    await page.click('#kx-zoom');
-    await page.click('#kx-narrow');
+    await click(page, '#kx-zoom');
+    await click(page, '#kx-narrow');
     const inRange = new Set();
     C.streams.forEach(st => { let t = 0; for (let k = 0; k < st.rec.length; k += 5) { t += st.rec[k];
       if (t >= a && t <= b && st.rec[k + 1] >= 0) inRange.add(st.rec[k + 1]); } });
     check(await statusRows(page) === inRange.size, p.name + ': range kept ' + await statusRows(page) + ' rows, want ' + inRange.size);
     check(await page.$eval('th[data-key=rhit]', e => !e.hidden), p.name + ': range columns not shown');
-    await page.click('#kx-clear');
+    await click(page, '#kx-clear');
     check(await statusRows(page) === R.length, p.name + ': clearing the range');
-    await page.click('#kx-reset');
+    await click(page, '#kx-reset');
   }
+  if (firefox) { await page.close(); errors.forEach(e => check(false, e)); return; }
   // dark scheme: dark background, light text
   await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: 'dark'}]);
   const dimg = await shot(page, p.name + '-dark');
@@ -279,7 +297,7 @@ async function checkCompare(browser, p) {
     const P = D.pairs[0];
     const n = await page.$$eval('#kx-cmp tbody tr', trs => trs.length);
     check(n === P.rows.length, p.name + ': ' + n + ' aligned rows shown, ' + P.rows.length + ' in the data');
-    await page.click('th[data-key=dstall] button');
+    await click(page, 'th[data-key=dstall] button');
     const first = await page.$eval('#kx-cmp tbody tr', tr => +tr.getAttribute('data-row'));
     const d = r => (r[6] < 0 ? 0 : r[6]) - (r[2] < 0 ? 0 : r[2]);
     const want = Math.max.apply(null, P.rows.map(r => Math.abs(d(r))));
@@ -299,9 +317,11 @@ async function checkCompare(browser, p) {
 
 (async () => {
   const pages = JSON.parse(fs.readFileSync(pagesFile, 'utf8'));
-  const browser = await puppeteer.launch({executablePath: chromium, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--disable-extensions', '--hide-scrollbars']});
+  const browser = firefox
+    ? await puppeteer.launch({product: 'firefox', protocol: 'webDriverBiDi', executablePath: browserPath, headless: true})
+    : await puppeteer.launch({executablePath: browserPath, headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+             '--disable-component-update', '--disable-sync', '--disable-extensions', '--hide-scrollbars']});
   try {
     for (const p of pages) {
       if (p.kind === 'report') await checkReport(browser, p);
@@ -311,6 +331,6 @@ async function checkCompare(browser, p) {
     check(false, 'driver error: ' + (e && e.stack || e));
   }
   await browser.close();
-  console.log('browser.js: ' + passed + ' passed, ' + failed + ' failed');
+  console.log('browser.js (' + kind + '): ' + passed + ' passed, ' + failed + ' failed');
   process.exit(failed ? 1 : 0);
 })();

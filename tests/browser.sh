@@ -23,6 +23,10 @@
 #    zooms and narrows the table to a cycle range, uses the keyboard, the
 #    dark and light schemes, JavaScript off, and fails on any console error
 #    or request; the hub's largest capture must be interactive in under 2 s.
+#    The same checks run in Firefox (Debian's firefox-esr, installed when
+#    missing and root; through WebDriver BiDi, without the colour-scheme and
+#    JavaScript-off checks, which need the DevTools protocol) over the
+#    example folder, compare.html and the hub's largest capture.
 #    Skipped with a message when npm or the package cannot be had.
 # Installs chromium when it is missing and we are root; otherwise skips.
 set -u
@@ -289,7 +293,29 @@ else
     fi
     printf '\n]\n' >>"$pages"
     mkdir -p "$tmp/shots"
-    if timeout 900 node "$src/tests/browser.js" "$driver" "$browser" "$tmp/shots" "$pages"; then ok; else bad "explorer checks failed (tests/browser.js)"; fi
+    if timeout 900 node "$src/tests/browser.js" "$driver" chromium "$browser" "$tmp/shots" "$pages"; then ok
+    else bad "explorer checks failed in chromium (tests/browser.js)"; fi
+    # Firefox (Debian's firefox-esr, driven through WebDriver BiDi): the example folder, compare.html
+    # and the hub's largest capture
+    firefox=$(command -v firefox-esr || command -v firefox || true)
+    if [ -z "$firefox" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "browser.sh: installing Debian's firefox-esr"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null 2>&1 ||
+            { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null 2>&1; }
+        firefox=$(command -v firefox-esr || true)
+    fi
+    if [ -z "$firefox" ]; then
+        echo "browser.sh: firefox is not installed and cannot be installed here (not root), Firefox checks skipped"
+    else
+        python3 - "$pages" "$tmp/pages-firefox.json" <<'PY'
+import json, sys
+pages = json.load(open(sys.argv[1]))
+keep = [p for p in pages if p['name'] in ('example', 'compare') or p['budget_ms'] == 2000]
+json.dump(keep, open(sys.argv[2], 'w'))
+PY
+        if timeout 900 node "$src/tests/browser.js" "$driver" firefox "$firefox" "$tmp/shots" "$tmp/pages-firefox.json"; then ok
+        else bad "explorer checks failed in firefox (tests/browser.js)"; fi
+    fi
 fi
 echo "browser.sh: $pass passed, $fail failed ($(( $(date +%s) - start )) s)"
 [ "$fail" -eq 0 ]
