@@ -193,11 +193,11 @@
         (w[5] >= 0 ? ', exposed latency p50 ' + fmt(w[5]) + ' cycles' : '') + '. Producers (marked ◀ in the table):'));
       var t = el('table', {class: 'kx-mini', id: 'kx-producers'});
       var h = el('tr');
-      ['Producer row', 'ISA', 'Waited', 'Links', 'Critical', 'Stall attributed', 'Distance p50 (insts)', 'Distance p50 (cycles)']
+      ['Producer row', 'ISA', 'Waited', 'Links', 'Critical', 'Exposed latency (wait stall attributed)', 'Distance p50 (insts)', 'Distance p50 (cycles)']
         .forEach(function (x) { h.appendChild(el('th', null, x)); });
       t.appendChild(h);
       w[6].forEach(function (p) {
-        S.prod[p[0]] = '◀ ' + (p[6] >= 0 ? p[6] + ' cyc' : 'producer');
+        S.prod[p[0]] = '◀ ' + (p[6] >= 0 ? 'distance ' + fmt(p[6]) + ' cyc' : 'producer') + (p[4] ? ', exposed ' + fmt(p[4]) : '');
         var tr = el('tr');
         var a = el('a', {href: '#kx-app', 'data-goto': p[0]}, String(p[0]));
         var td0 = el('td'); td0.appendChild(a); tr.appendChild(td0);
@@ -213,7 +213,7 @@
       detailEl.appendChild(el('p', null, 'Producer: the waits it feeds (marked ▶ in the table):'));
       var t2 = el('table', {class: 'kx-mini', id: 'kx-feeds'});
       var h2 = el('tr');
-      ['Wait row', 'ISA', 'Waited', 'Stall attributed', 'Distance p50 (cycles)', 'Wait exposed p50']
+      ['Wait row', 'ISA', 'Waited', 'Exposed latency (wait stall attributed)', 'Distance p50 (cycles)', 'Wait exposed p50']
         .forEach(function (x) { h2.appendChild(el('th', null, x)); });
       t2.appendChild(h2);
       f.forEach(function (wp) {
