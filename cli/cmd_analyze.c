@@ -256,9 +256,7 @@ static int load_and_analyze(const capture_list *l, const bundle_input *in, int k
 
 /* The output documents are independent renderings of the same results, so
  * they are built as concurrent tasks, each writing only its own buffer: the
- * bytes never depend on thread timing. report.html's tasks come first (its
- * page and each chart, rep_html_parts; the page and the largest charts are
- * the longest tasks), then the others. */
+ * bytes never depend on thread timing. report.html, the longest, first. */
 typedef struct render_job {
     const an_analysis *const *res;
     const char *const *labels;
@@ -267,27 +265,23 @@ typedef struct render_job {
     const int *want;
     kr_buf *out;                     /* R_COUNT buffers */
     int rc[R_COUNT];
-    rep_html_parts *parts;           /* report.html wanted; else NULL */
-    size_t nparts;
 } render_job;
 
 static void render_task(void *ctx, size_t t, int worker)
 {
     (void)worker;
+    static const int order[R_COUNT] = {R_HTML, R_JSON, R_MD, R_HOT, R_SRC};
     render_job *j = ctx;
-    if (t < j->nparts) {
-        (void)rep_html_parts_run(j->parts, t);   /* its result is read by rep_html_parts_join */
-        return;
-    }
-    size_t i = t - j->nparts;
-    if (i >= R_COUNT || !j->want[i])
+    int i = order[t];
+    if (!j->want[i])
         return;
     switch (i) {
+    case R_HTML: j->rc[i] = rep_analysis_html(j->res, j->labels, j->n, j->meta, &j->out[i]); break;
     case R_JSON: j->rc[i] = rep_analysis_json(j->res, j->labels, j->n, j->meta, &j->out[i]); break;
     case R_MD: j->rc[i] = rep_analysis_markdown(j->res, j->labels, j->n, j->meta, &j->out[i]); break;
     case R_HOT: j->rc[i] = rep_hotspots_csv(j->res, j->labels, j->n, &j->out[i]); break;
     case R_SRC: j->rc[i] = rep_source_lines_csv(j->res, j->labels, j->n, &j->out[i]); break;
-    default: break;                  /* R_HTML: joined from its parts */
+    default: break;
     }
 }
 
@@ -295,19 +289,8 @@ static void render_task(void *ctx, size_t t, int worker)
 static int render(const analyzed *a, const capture_list *l, const rep_meta *meta, const int want[R_COUNT],
                   int threads, kr_buf out[R_COUNT])
 {
-    render_job rj = { a->resp, (const char *const *)l->labels, l->n, meta, want, out, {0}, NULL, 0 };
-    if (want[R_HTML]) {
-        if (!(rj.parts = rep_html_parts_new(a->resp, (const char *const *)l->labels, l->n, meta))) {
-            fprintf(stderr, "kreport analyze: out of memory rendering the report\n");
-            return KR_INTERNAL;
-        }
-        rj.nparts = rep_html_parts_count(rj.parts);
-    }
-    kr_parallel_for(rj.nparts + R_COUNT, threads, render_task, &rj);
-    if (want[R_HTML]) {
-        rj.rc[R_HTML] = rep_html_parts_join(rj.parts, &out[R_HTML]);
-        rep_html_parts_free(rj.parts);
-    }
+    render_job rj = { a->resp, (const char *const *)l->labels, l->n, meta, want, out, {0} };
+    kr_parallel_for(R_COUNT, threads, render_task, &rj);
     for (int i = 0; i < R_COUNT; i++)
         if (rj.rc[i] || out[i].oom) {
             fprintf(stderr, "kreport analyze: out of memory rendering the report\n");

@@ -3,13 +3,16 @@
  * group (config classes, the target class, the global group), and per pair
  * of captures the stall buckets and wave states as shares of each capture's
  * own total (so captures with different wave counts compare). BEST is blue,
- * CANDIDATE orange throughout. */
+ * CANDIDATE orange throughout. After the document, the aligned instruction
+ * tables of each pair side by side (templates/compare.js), from the ISA
+ * alignment compare computed (analyzer/compare_trace.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/err.h"
+#include "report/explorer.h"
 #include "report/html.h"
 #include "report/svg.h"
 
@@ -166,6 +169,68 @@ static int chart_pair_states(const rep_cmp_pair *p, kr_buf *out)
     return rc;
 }
 
+static void jrow_side(kr_buf *out, const kr_capture *c, uint32_t row)
+{
+    if (row == AN_ALIGN_NONE || row >= c->nrows) {
+        kr_buf_puts(out, "-1,-1,-1,-1");
+        return;
+    }
+    const kr_code_row *r = &c->rows[row];
+    kr_buf_printf(out, "%u,%llu,%llu,%llu", row, (unsigned long long)r->stall, (unsigned long long)r->hit,
+                  (unsigned long long)r->latency);
+}
+
+/* The aligned rows of every pair with a trace: per pair row
+ * [kind, best row, best Stall, Hit, Latency, candidate row, Stall, Hit,
+ *  Latency, best ISA, candidate ISA ("" when the text is the same)], -1
+ * for the side a row lacks; Σ Stall of each side's instruction rows. */
+static void cmp_json(const rep_cmp_input *in, kr_buf *out)
+{
+    kr_buf name;
+    kr_buf_init(&name);
+    kr_buf_puts(out, "{\"kinds\":[");
+    for (int k = 0; k < AN_PAIR_KINDS; k++)
+        kr_buf_printf(out, "%s\"%s\"", k ? "," : "", an_pair_kind_id((an_pair_kind)k));
+    kr_buf_puts(out, "],\"pairs\":[");
+    size_t np = 0;
+    for (size_t i = 0; i < in->npairs; i++) {
+        const an_cmp_trace *t = in->pairs[i].trace;
+        if (!t)
+            continue;
+        const kr_capture *cb = t->best->cap, *cc = t->cand->cap;
+        kr_buf_puts(out, np++ ? ",\n{\"name\":" : "\n{\"name\":");
+        rep_explorer_jstr(out, pair_name(&in->pairs[i], &name));
+        kr_buf_printf(out, ",\"method\":\"%s\",\"quality\":%.4f,\"stall_total\":[%llu,%llu],\"rows\":[",
+                      t->align.method, t->align.quality, (unsigned long long)t->stall.best,
+                      (unsigned long long)t->stall.cand);
+        for (size_t k = 0; k < t->align.npairs; k++) {
+            const an_align_pair *p = &t->align.pairs[k];
+            kr_buf_printf(out, "%s%u,", k ? ",\n[" : "\n[", p->kind);
+            jrow_side(out, cb, p->best);
+            kr_buf_putc(out, ',');
+            jrow_side(out, cc, p->cand);
+            kr_buf_putc(out, ',');
+            const char *bi = p->best != AN_ALIGN_NONE && p->best < cb->nrows ? cb->rows[p->best].isa : "";
+            const char *ci = p->cand != AN_ALIGN_NONE && p->cand < cc->nrows ? cc->rows[p->cand].isa : "";
+            rep_explorer_jstr(out, bi);
+            kr_buf_putc(out, ',');
+            rep_explorer_jstr(out, strcmp(bi, ci) == 0 ? "" : ci);
+            kr_buf_putc(out, ']');
+        }
+        kr_buf_puts(out, "]}");
+    }
+    kr_buf_puts(out, "]}");
+    out->oom |= name.oom;
+    kr_buf_free(&name);
+}
+
+static const char cmp_intro[] =
+    "<p>The instruction rows of BEST and CANDIDATE side by side, as the ISA alignment of the Trace "
+    "explanation paired them (identical text, the same text with registers and numbers masked, the same "
+    "mnemonic, or one side only). Δ columns are CANDIDATE − BEST; a row is shaded by its change of stall "
+    "share (its Stall over its capture's Σ Stall, so captures with different wave counts compare): orange "
+    "where CANDIDATE spends a larger share stalled, blue where a smaller.</p>";
+
 int rep_compare_html(const rep_cmp_input *in, kr_buf *out)
 {
     kr_buf md;
@@ -200,8 +265,19 @@ int rep_compare_html(const rep_cmp_input *in, kr_buf *out)
             figs[i].svg = kr_buf_cstr(&svg[i]);
             rc = svg[i].oom ? KR_INTERNAL : 0;
         }
-        if (!rc)
+        kr_buf data;
+        kr_buf_init(&data);
+        int traced = 0;
+        for (size_t i = 0; i < in->npairs; i++)
+            traced |= in->pairs[i].trace != NULL;
+        if (!rc && traced) {
+            cmp_json(in, &data);
+            rep_html_app app = {"aligned", "Aligned instructions", cmp_intro, "compare.js", kr_buf_cstr(&data)};
+            rc = data.oom ? KR_INTERNAL : rep_html_app_page(NULL, kr_buf_cstr(&md), figs, n, &app, out);
+        } else if (!rc) {
             rc = rep_html_page(NULL, kr_buf_cstr(&md), figs, n, out);
+        }
+        kr_buf_free(&data);
         for (size_t i = 0; i < nf; i++)
             kr_buf_free(&svg[i]);
     }

@@ -8,8 +8,11 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/sha256.h"
 #include "report/charts.h"
 #include "report/cmark_api.h"
+#include "report/explorer.h"
+#include "report/templates.h"
 
 #define CM rep_cmark_table
 
@@ -18,7 +21,7 @@ static const char css[] =
     ":root{color-scheme:light}\n"
     "body{margin:0;background:#fff;color:#1b1b1b;font:15px/1.5 system-ui,-apple-system,\"Segoe UI\",Roboto,"
     "\"DejaVu Sans\",sans-serif}\n"
-    "main{max-width:1120px;margin:0 auto;padding:12px 28px 48px}\n"
+    "main{max-width:1120px;margin:0 auto;padding:12px 28px 0}\n"
     "h1{font-size:1.75em;line-height:1.25;border-bottom:3px solid #0072B2;padding-bottom:.25em}\n"
     "h2{font-size:1.4em;margin-top:2.2em;border-bottom:1px solid #c8c8c8;padding-bottom:.15em}\n"
     "h3{font-size:1.15em;margin-top:1.6em}\n"
@@ -38,7 +41,8 @@ static const char css[] =
     "nav.toc{background:#f6f8fa;border:1px solid #e1e4e8;border-radius:4px;padding:6px 16px;margin:1em 0}\n"
     "nav.toc h2{font-size:1em;margin:.3em 0;border:0}\n"
     "nav.toc ol{margin:.2em 0 .4em;padding-left:1.4em;columns:2}\n"
-    "footer{margin-top:3em;font-size:12px;color:#555;border-top:1px solid #ddd;padding-top:.6em}\n"
+    "footer{max-width:1120px;margin:3em auto 0;padding:.6em 28px 48px;font-size:12px;color:#555;"
+    "border-top:1px solid #ddd}\n"
     "@media print{figure.chart{break-inside:avoid}}\n";
 
 void rep_html_escape(kr_buf *out, const char *text)
@@ -109,30 +113,6 @@ static void emit_figure(kr_buf *out, const rep_html_figure *f)
     kr_buf_puts(out, "</figure>\n");
 }
 
-/* Where the page's figures go: written out at once (at == NULL), or only
- * their places noted (the offset in the page and the figure, in page
- * order), for a page laid out before its figures are drawn (see
- * rep_html_parts). */
-typedef struct fig_place {
-    size_t at, fig;                  /* offset in the page, figure */
-} fig_place;
-
-typedef struct fig_sink {
-    kr_buf *out;
-    const rep_html_figure *figs;
-    fig_place *places;               /* room for nfigs; NULL: written at once */
-    size_t n;
-} fig_sink;
-
-static void place_figure(fig_sink *s, size_t f)
-{
-    if (!s->places) {
-        emit_figure(s->out, &s->figs[f]);
-        return;
-    }
-    s->places[s->n++] = (fig_place){s->out->len, f};
-}
-
 static void emit_node(kr_buf *out, cmark_node *n, cmark_llist *ext, const char *h2_id)
 {
     char *html = CM.cmark_render_html(n, CMARK_OPT_DEFAULT, ext);
@@ -151,11 +131,44 @@ static void emit_node(kr_buf *out, cmark_node *n, cmark_llist *ext, const char *
     CM.cmark_get_default_mem_allocator()->free(html);
 }
 
-/* The page into out with its figures as sink says (rep_html_page: at
- * once; rep_html_parts: their places). Only the figures' sections are
- * read when they are not written. */
+/* The text of the inline script from templates/<name>, wrapped so the page
+ * stays well-formed XML (an HTML parser reads the CDATA markers as script
+ * comments), and the base64 SHA-256 of that text for the page's
+ * Content-Security-Policy. -1 when the template is missing or could break
+ * out of its element. */
+static int app_script(const char *name, kr_buf *out, char hash[45])
+{
+    size_t len = 0;
+    const char *js = rep_template(name, &len);
+    if (!js || strstr(js, "]]>") || strstr(js, "</"))
+        return -1;
+    kr_buf_puts(out, "//<![CDATA[\n");
+    kr_buf_append(out, js, len);
+    kr_buf_puts(out, "\n//]]>");
+    if (out->oom)
+        return -1;
+    unsigned char d[32];
+    kr_sha256 st;
+    kr_sha256_init(&st);
+    kr_sha256_update(&st, out->data, out->len);
+    kr_sha256_final(&st, d);
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t k = 0;
+    for (size_t i = 0; i < 32; i += 3) {
+        uint32_t v = (uint32_t)d[i] << 16 | (i + 1 < 32 ? (uint32_t)d[i + 1] << 8 : 0) | (i + 2 < 32 ? d[i + 2] : 0);
+        hash[k++] = b64[v >> 18 & 63];
+        hash[k++] = b64[v >> 12 & 63];
+        hash[k++] = i + 1 < 32 ? b64[v >> 6 & 63] : '=';
+        hash[k++] = i + 2 < 32 ? b64[v & 63] : '=';
+    }
+    hash[k] = '\0';
+    return 0;
+}
+
+/* The page into out: the document with its figures, then the app section
+ * when there is one. */
 static int page_layout(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
-                       kr_buf *out, fig_sink *sink)
+                       const rep_html_app *app, kr_buf *out)
 {
     if (rep_cmark_api(NULL))
         return KR_INTERNAL;
@@ -182,9 +195,10 @@ static int page_layout(const char *title, const char *markdown, const rep_html_f
         nh2 += CM.cmark_node_get_type(n) == CMARK_NODE_HEADING && CM.cmark_node_get_heading_level(n) == 2;
     h2_info *h2 = calloc(nh2 ? nh2 : 1, sizeof *h2);
     unsigned char *placed = calloc(nfigs ? nfigs : 1, 1);
-    kr_buf tb, tmp;
+    kr_buf tb, tmp, sbuf;
     kr_buf_init(&tb);
     kr_buf_init(&tmp);
+    kr_buf_init(&sbuf);
     int rc = KR_INTERNAL;
     if (!h2 || !placed)
         goto done;
@@ -233,14 +247,23 @@ static int page_layout(const char *title, const char *markdown, const rep_html_f
         nloose += !found;
     }
 
+    const char *script = NULL, *app_css = NULL;
+    char hash[45];
+    if (app && (app_script(app->script, &sbuf, hash) || !(app_css = rep_template("explorer.css", NULL))))
+        goto done;
+    script = kr_buf_cstr(&sbuf);
     kr_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                     "style-src 'unsafe-inline'; img-src data:\"/>\n"
-                     "<meta name=\"generator\" content=\"kreport " KREPORT_VERSION "\"/>\n<title>");
+                     "style-src 'unsafe-inline'; img-src data:");
+    if (app)   /* the one inline script, by its hash: no other script can run */
+        kr_buf_printf(out, "; script-src 'sha256-%s'", hash);
+    kr_buf_puts(out, "\"/>\n<meta name=\"generator\" content=\"kreport " KREPORT_VERSION "\"/>\n<title>");
     rep_html_escape(out, title);
     kr_buf_puts(out, "</title>\n<style>\n");
     kr_buf_puts(out, css);
+    if (app)
+        kr_buf_puts(out, app_css);
     kr_buf_puts(out, "</style>\n</head>\n<body>\n<main>\n");
 
     size_t cur = SIZE_MAX;   /* index into h2 of the current section */
@@ -252,7 +275,7 @@ static int page_layout(const char *title, const char *markdown, const rep_html_f
         if (pending && (is_h2 || t != CMARK_NODE_PARAGRAPH)) {
             for (size_t f = 0; f < nfigs; f++)
                 if (!placed[f] && strcmp(figs[f].section, h2[cur].text) == 0) {
-                    place_figure(sink, f);
+                    emit_figure(out, &figs[f]);
                     placed[f] = 1;
                 }
             pending = 0;
@@ -269,6 +292,8 @@ static int page_layout(const char *title, const char *markdown, const rep_html_f
                 }
                 if (nloose)
                     kr_buf_puts(out, "<li><a href=\"#charts\">Charts</a></li>\n");
+                if (app)
+                    kr_buf_printf(out, "<li><a href=\"#%s\">%s</a></li>\n", app->id, app->title);
                 kr_buf_puts(out, "</ol>\n</nav>\n");
             }
             cur = hi;
@@ -282,18 +307,33 @@ static int page_layout(const char *title, const char *markdown, const rep_html_f
     if (pending && cur != SIZE_MAX)
         for (size_t f = 0; f < nfigs; f++)
             if (!placed[f] && strcmp(figs[f].section, h2[cur].text) == 0) {
-                place_figure(sink, f);
+                emit_figure(out, &figs[f]);
                 placed[f] = 1;
             }
     if (nloose) {
         kr_buf_puts(out, "<h2 id=\"charts\">Charts</h2>\n");
         for (size_t f = 0; f < nfigs; f++)
             if (placed[f] == 2)
-                place_figure(sink, f);
+                emit_figure(out, &figs[f]);
+    }
+    kr_buf_puts(out, "</main>\n");
+    if (app) {
+        kr_buf_printf(out, "<section id=\"%s\" aria-labelledby=\"%s-h\">\n<h2 id=\"%s-h\">%s</h2>\n%s\n"
+                           "<noscript><p class=\"kx-nojs\">The explorer needs JavaScript, which is off: the "
+                           "sections above are the whole report without it.</p></noscript>\n"
+                           "<div id=\"kx-app\" hidden=\"hidden\"></div>\n"
+                           "<script type=\"application/json\" id=\"kx-data\">",
+                      app->id, app->id, app->id, app->title, app->intro);
+        kr_buf_puts(out, app->data ? app->data : "null");
+        kr_buf_puts(out, "</script>\n<script>");
+        kr_buf_puts(out, script);
+        kr_buf_puts(out, "</script>\n</section>\n");
     }
     kr_buf_puts(out, "<footer>Made by kreport " KREPORT_VERSION " from the same Markdown document as its .md "
                      "counterpart, rendered with cmark-gfm; charts are inline SVG. The page loads nothing "
-                     "from anywhere and runs no script.</footer>\n</main>\n</body>\n</html>\n");
+                     "from anywhere");
+    kr_buf_puts(out, app ? "; its one script draws the explorer from the data inside the page." : " and runs no script.");
+    kr_buf_puts(out, "</footer>\n</body>\n</html>\n");
     rc = out->oom || tb.oom || tmp.oom ? KR_INTERNAL : 0;
 done:
     for (size_t j = 0; h2 && j < nh2; j++) {
@@ -304,6 +344,7 @@ done:
     free(placed);
     kr_buf_free(&tb);
     kr_buf_free(&tmp);
+    kr_buf_free(&sbuf);
     CM.cmark_node_free(doc);
     CM.cmark_parser_free(parser);
     return rc;
@@ -312,187 +353,85 @@ done:
 int rep_html_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
                   kr_buf *out)
 {
-    fig_sink sink = {out, figs, NULL, 0};
-    return page_layout(title, markdown, figs, nfigs, out, &sink);
+    return rep_html_app_page(title, markdown, figs, nfigs, NULL, out);
+}
+
+int rep_html_app_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
+                      const rep_html_app *app, kr_buf *out)
+{
+    return page_layout(title, markdown, figs, nfigs, app, out);
 }
 
 /* ---- report.html ---- */
 
-/* The charts of report.html, in the order the page lists them: the kind
- * and the capture (or all of them) each one draws. */
-typedef enum {
-    FIG_STATE_BARS, FIG_STATE_TIME, FIG_STALLS, FIG_OCCUPANCY, FIG_ROOFLINE, FIG_HOTSPOTS, FIG_SOURCE_HEAT
-} fig_kind;
+static const char explorer_intro[] =
+    "<p>Every code row of the capture with its code.json columns, non-hidden latency, class, stall bucket, "
+    "loop and phase; sort by any column, filter by text or class. A wait lists its producers over the whole "
+    "dispatch (Waits section), a producer the waits it feeds; a row shows its source line beside, with the "
+    "line's totals. The timeline shows the waves in each state per SE, the resident waves and one lane per "
+    "wave; drag across it to zoom. The page holds the instruction streams of at most 16 waves (the longest "
+    "of each SE first, at most 131,072 records together), so a chosen wave's stream and a cycle range's "
+    "narrowing of the table come from those waves; every other figure covers every wave.</p>";
 
-typedef struct part_fig {
-    fig_kind kind;
-    size_t cap;                      /* the capture it draws (not read for FIG_STALLS) */
-    kr_buf svg;
-    int rc;
-} part_fig;
-
-struct rep_html_parts {
-    const an_analysis *const *a;
-    const char *const *labels;
-    size_t n;
-    const rep_meta *meta;
-    size_t nfigs;
-    part_fig *fig;                   /* part 1 + f draws fig[f] */
-    rep_html_figure *figs;           /* their sections, then their SVG text (page_layout, emit_figure) */
-    kr_buf page;                     /* part 0: the page without its figures */
-    int page_rc;
-    fig_place *places;               /* where they go (fig_sink) */
-    size_t nplaced;
-};
-
-static const char *fig_section(fig_kind k)
-{
-    switch (k) {
-    case FIG_STATE_BARS:
-    case FIG_STATE_TIME: return "Wave states";
-    case FIG_STALLS: return "Stalls";
-    case FIG_OCCUPANCY: return "Occupancy";
-    case FIG_ROOFLINE: return "Speed of light";
-    case FIG_HOTSPOTS: return "Hotspots";
-    default: return "Source lines";
-    }
-}
-
-rep_html_parts *rep_html_parts_new(const an_analysis *const *a, const char *const *labels, size_t n,
-                                   const rep_meta *meta)
-{
-    rep_html_parts *p = calloc(1, sizeof *p);
-    if (!p)
-        return NULL;
-    p->a = a;
-    p->labels = labels;
-    p->n = n;
-    p->meta = meta;
-    size_t most = 6 * n + 1;         /* two wave-state charts and four more per capture, one of stalls */
-    p->fig = calloc(most, sizeof *p->fig);
-    p->figs = calloc(most, sizeof *p->figs);
-    p->places = calloc(most, sizeof *p->places);
-    kr_buf_init(&p->page);
-    if (!p->fig || !p->figs || !p->places) {
-        rep_html_parts_free(p);
-        return NULL;
-    }
-#define FIG(k_, i_) (p->fig[p->nfigs].kind = (k_), p->fig[p->nfigs].cap = (i_), p->nfigs++)
-    for (size_t i = 0; i < n; i++) {
-        FIG(FIG_STATE_BARS, i);
-        FIG(FIG_STATE_TIME, i);
-    }
-    if (n)
-        FIG(FIG_STALLS, 0);
-    for (size_t i = 0; i < n; i++)
-        FIG(FIG_OCCUPANCY, i);
-    for (size_t i = 0; i < n; i++)
-        FIG(FIG_ROOFLINE, i);
-    for (size_t i = 0; i < n; i++)
-        FIG(FIG_HOTSPOTS, i);
-    for (size_t i = 0; i < n; i++)
-        FIG(FIG_SOURCE_HEAT, i);
-#undef FIG
-    for (size_t f = 0; f < p->nfigs; f++) {
-        p->figs[f].section = fig_section(p->fig[f].kind);
-        kr_buf_init(&p->fig[f].svg);
-    }
-    return p;
-}
-
-size_t rep_html_parts_count(const rep_html_parts *p)
-{
-    return 1 + p->nfigs;
-}
-
-/* Figure f into its buffer. */
-static int draw(rep_html_parts *p, size_t f)
-{
-    const an_analysis *const *a = p->a;
-    size_t i = p->fig[f].cap;
-    /* with one capture its name is in the header already */
-    const char *label = p->n > 1 ? p->labels[i] : NULL;
-    kr_buf *b = &p->fig[f].svg;
-    switch (p->fig[f].kind) {
-    case FIG_STATE_BARS: return rep_chart_state_bars(&a[i]->states, label, b);
-    case FIG_STATE_TIME: return rep_chart_state_time(a[i]->cap, label, b);
-    case FIG_STALLS: {
-        const an_stalls *st[p->n];
-        for (size_t k = 0; k < p->n; k++)
-            st[k] = &a[k]->stalls;
-        return rep_chart_stall_buckets(st, p->labels, p->n, b);
-    }
-    case FIG_OCCUPANCY: return rep_chart_occupancy(a[i]->cap, label, b);
-    case FIG_ROOFLINE: return rep_chart_roofline(&a[i]->roofline, label, b);
-    case FIG_HOTSPOTS: return rep_chart_hotspots(&a[i]->hotspots, label, b);
-    default: return rep_chart_source_heat(&a[i]->sources, a[i]->cap, label, b);
-    }
-}
-
-int rep_html_parts_run(rep_html_parts *p, size_t k)
-{
-    int rc;
-    if (k == 0) {                    /* REPORT.md's Markdown, laid out with the figures' places */
-        kr_buf md;
-        kr_buf_init(&md);
-        rc = rep_analysis_markdown(p->a, p->labels, p->n, p->meta, &md);
-        fig_sink sink = {&p->page, p->figs, p->places, 0};
-        if (!rc)
-            rc = page_layout(NULL, kr_buf_cstr(&md), p->figs, p->nfigs, &p->page, &sink);
-        p->nplaced = sink.n;
-        rc = p->page_rc = rc || md.oom ? KR_INTERNAL : 0;
-        kr_buf_free(&md);
-    } else {
-        part_fig *g = &p->fig[k - 1];
-        rc = g->rc = draw(p, k - 1) || g->svg.oom ? KR_INTERNAL : 0;
-    }
-    return rc;
-}
-
-int rep_html_parts_join(rep_html_parts *p, kr_buf *out)
-{
-    if (p->page_rc)
-        return KR_INTERNAL;
-    for (size_t f = 0; f < p->nfigs; f++) {
-        if (p->fig[f].rc)
-            return KR_INTERNAL;
-        p->figs[f].svg = kr_buf_cstr(&p->fig[f].svg);
-    }
-    const char *page = p->page.data ? p->page.data : "";
-    size_t from = 0;
-    for (size_t j = 0; j < p->nplaced; j++) {
-        kr_buf_append(out, page + from, p->places[j].at - from);
-        emit_figure(out, &p->figs[p->places[j].fig]);
-        from = p->places[j].at;
-    }
-    kr_buf_append(out, page + from, p->page.len - from);
-    return out->oom ? KR_INTERNAL : 0;
-}
-
-void rep_html_parts_free(rep_html_parts *p)
-{
-    if (!p)
-        return;
-    for (size_t f = 0; p->fig && f < p->nfigs; f++)
-        kr_buf_free(&p->fig[f].svg);
-    kr_buf_free(&p->page);
-    free(p->fig);
-    free(p->figs);
-    free(p->places);
-    free(p);
-}
-
+/* report.html is rendered as one task beside the other outputs. Rendering
+ * it in parts on several threads (the page, the explorer's data and each
+ * chart as separate tasks, spliced after) was measured against this on the
+ * hub's four captures, every output of `analyze -o` on two threads, medians
+ * of 21 rounds: it saved -4.2, 0.6, 1.3 and -0.2 ms of 5-45 ms, nothing a
+ * user could notice, so the page is made in one piece. */
 int rep_analysis_html(const an_analysis *const *a, const char *const *labels, size_t n, const rep_meta *meta,
                       kr_buf *out)
 {
-    rep_html_parts *p = rep_html_parts_new(a, labels, n, meta);
-    if (!p)
-        return KR_INTERNAL;
-    int rc = 0;
-    for (size_t k = 0; k < rep_html_parts_count(p) && !rc; k++)
-        rc = rep_html_parts_run(p, k);
+    /* per capture two wave-state charts, occupancy, roofline, hotspots and
+     * source lines; one stall chart for all */
+    size_t most = 6 * n + 1, nf = 0;
+    rep_html_figure *figs = calloc(most, sizeof *figs);
+    kr_buf *svg = calloc(most, sizeof *svg);
+    kr_buf md, data;
+    kr_buf_init(&md);
+    kr_buf_init(&data);
+    int rc = figs && svg ? 0 : KR_INTERNAL;
+    const an_stalls **st = calloc(n ? n : 1, sizeof *st);
+    rc |= st ? 0 : KR_INTERNAL;
+    for (size_t k = 0; k < most && svg; k++)
+        kr_buf_init(&svg[k]);
+    /* in the page's order; with one capture its name is in the header already */
+#define FIG(section_, call_) do { if (!rc) { rc = (call_) || svg[nf].oom ? KR_INTERNAL : 0; \
+        figs[nf].section = (section_); figs[nf].svg = kr_buf_cstr(&svg[nf]); nf++; } } while (0)
+#define LABEL(i_) (n > 1 ? labels[i_] : NULL)
+    for (size_t i = 0; i < n; i++) {
+        FIG("Wave states", rep_chart_state_bars(&a[i]->states, LABEL(i), &svg[nf]));
+        FIG("Wave states", rep_chart_state_time(a[i]->cap, LABEL(i), &svg[nf]));
+    }
+    if (n && st) {
+        for (size_t k = 0; k < n; k++)
+            st[k] = &a[k]->stalls;
+        FIG("Stalls", rep_chart_stall_buckets(st, labels, n, &svg[nf]));
+    }
+    for (size_t i = 0; i < n; i++)
+        FIG("Occupancy", rep_chart_occupancy(a[i]->cap, LABEL(i), &svg[nf]));
+    for (size_t i = 0; i < n; i++)
+        FIG("Speed of light", rep_chart_roofline(&a[i]->roofline, LABEL(i), &svg[nf]));
+    for (size_t i = 0; i < n; i++)
+        FIG("Hotspots", rep_chart_hotspots(&a[i]->hotspots, LABEL(i), &svg[nf]));
+    for (size_t i = 0; i < n; i++)
+        FIG("Source lines", rep_chart_source_heat(&a[i]->sources, a[i]->cap, LABEL(i), &svg[nf]));
+#undef FIG
+#undef LABEL
     if (!rc)
-        rc = rep_html_parts_join(p, out);
-    rep_html_parts_free(p);
+        rc = rep_analysis_markdown(a, labels, n, meta, &md) || md.oom ? KR_INTERNAL : 0;
+    if (!rc)
+        rc = rep_explorer_json(a, labels, n, &data) || data.oom ? KR_INTERNAL : 0;
+    if (!rc) {
+        rep_html_app app = {"explorer", "Instruction explorer", explorer_intro, "explorer.js", kr_buf_cstr(&data)};
+        rc = page_layout(NULL, kr_buf_cstr(&md), figs, nf, &app, out);
+    }
+    for (size_t k = 0; k < most && svg; k++)
+        kr_buf_free(&svg[k]);
+    free(svg);
+    free(figs);
+    free(st);
+    kr_buf_free(&md);
+    kr_buf_free(&data);
     return rc ? KR_INTERNAL : 0;
 }

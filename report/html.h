@@ -33,25 +33,28 @@ typedef struct rep_html_figure {
 int rep_html_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
                   kr_buf *out);
 
+/* An interactive section after the document (report/explorer.h): a
+ * heading with id and title (also listed in the contents), intro (HTML),
+ * a <noscript> note, the JSON data in a <script type="application/json"
+ * id="kx-data"> element, and the one script, templates/<script>, which
+ * the page's Content-Security-Policy lets run by its hash (no other
+ * script can). Without JavaScript the page reads as without the section.
+ * The CSS is templates/explorer.css. */
+typedef struct rep_html_app {
+    const char *id, *title;          /* plain text without markup characters */
+    const char *intro;               /* HTML (well-formed XML) */
+    const char *script;              /* template name */
+    const char *data;                /* JSON without '<', '>' or '&' */
+} rep_html_app;
+
+/* rep_html_page with an app section; app may be NULL. */
+int rep_html_app_page(const char *title, const char *markdown, const rep_html_figure *figs, size_t nfigs,
+                      const rep_html_app *app, kr_buf *out);
+
 /* report.html of `kreport analyze`: REPORT.md's Markdown (rep_analysis_markdown)
  * with the charts of report/charts.h in the sections they illustrate. */
 int rep_analysis_html(const an_analysis *const *a, const char *const *labels, size_t n, const rep_meta *meta,
                       kr_buf *out);
-
-/* The same page in parts that may be made at once, for rendering on
- * several threads: part 0 lays out the Markdown with the places of the
- * figures, each part 1 + f draws figure f. rep_html_parts_run may run for
- * distinct parts on different threads at the same time (each writes only
- * its own buffers); rep_html_parts_join then splices the figures in,
- * giving exactly rep_analysis_html's page. new: NULL when out of memory;
- * run and join: 0 or KR_INTERNAL. The inputs must outlive the parts. */
-typedef struct rep_html_parts rep_html_parts;
-rep_html_parts *rep_html_parts_new(const an_analysis *const *a, const char *const *labels, size_t n,
-                                   const rep_meta *meta);
-size_t rep_html_parts_count(const rep_html_parts *p);
-int rep_html_parts_run(rep_html_parts *p, size_t k);
-int rep_html_parts_join(rep_html_parts *p, kr_buf *out);
-void rep_html_parts_free(rep_html_parts *p);
 
 /* compare.html of `kreport compare`: COMPARE.md's Markdown
  * (rep_compare_markdown) with before/after bars (report/compare_html.c). */

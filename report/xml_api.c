@@ -24,9 +24,9 @@ static int load(kr_err *err)
     memcpy(&rep_xml_table.f, &p, sizeof p);
     REP_XML_FUNCTIONS(REP_XML_LOAD)
 #undef REP_XML_LOAD
-    /* libxml2's own set-up, once, before any thread uses it: the charts
-     * of report.html may be drawn on several threads at once, each in its
-     * own document (rep_html_parts). */
+    /* libxml2's own set-up, once, before any thread uses it: the program
+     * renders its documents on several threads, and libxml2 asks for this
+     * call first in a program with threads. */
     rep_xml_table.xmlInitParser();
     return 0;                        /* the handle stays open for the process */
 }

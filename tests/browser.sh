@@ -1,15 +1,33 @@
 #!/bin/bash
 # report.html and compare.html in a real browser (Debian's chromium,
-# headless, no network): the pages kreport writes for the project's example
-# folder, for two generated runs compared, and for a hub capture are rendered
-# to a 1280x4000 screenshot and to their DOM, then
+# headless, no network).
+#
+# 1. As printed: the pages kreport writes for the project's example folder,
+#    for two generated runs compared, and for a hub capture are rendered to
+#    a 1280x4000 screenshot and to their DOM, then
 #   - the screenshot is not one colour, and the chart colours #0072B2 and
 #     #E69F00 (EXEC and WAIT, or BEST and CANDIDATE) are on it, so the inline
 #     SVG was drawn (PNG decoded with Python's standard library);
-#   - the DOM has the document's headings, one <svg> per chart and no script,
-#     and the file is well-formed XML;
+#   - the DOM has the document's headings, one <svg> per chart, no element
+#     that loads anything, and exactly the scripts the page means to carry
+#     (report.html: the explorer's data and its one script), and the file
+#     is well-formed XML;
 #   - report.html stays under 2 MB for pa_mqa_logits_fp4 (both captures, and
 #     the big one alone).
+# 2. Used: tests/browser.js drives Chromium through the DevTools protocol
+#    (puppeteer-core from npm, installed here into $KR_BUILD/browser-driver,
+#    a folder of the build tree) over report.html of every hub capture, of
+#    the example folders, of a generated 2,000-wave capture, and over
+#    compare.html: it sorts, filters, clicks a wait and checks its
+#    producers, picks a wave and checks its timeline on the screenshot,
+#    zooms and narrows the table to a cycle range, uses the keyboard, the
+#    dark and light schemes, JavaScript off, and fails on any console error
+#    or request; the hub's largest capture must be interactive in under 2 s.
+#    The same checks run in Firefox (Debian's firefox-esr, installed when
+#    missing and root; through WebDriver BiDi, without the colour-scheme and
+#    JavaScript-off checks, which need the DevTools protocol) over the
+#    example folder, compare.html and the hub's largest capture.
+#    Skipped with a message when npm or the package cannot be had.
 # Installs chromium when it is missing and we are root; otherwise skips.
 set -u
 bin="${KR_BIN:-}"; src="${KR_SRC:-}"; hub="${KR_HUB:-}"
@@ -182,9 +200,11 @@ if dom.counts.get('svg', 0) != int(sys.argv[3]):
     errors.append(f"{dom.counts.get('svg', 0)} svg elements, expected {sys.argv[3]}")
 if dom.counts.get('figure', 0) != int(sys.argv[3]):
     errors.append(f"{dom.counts.get('figure', 0)} figures, expected {sys.argv[3]}")
-for tag in ('script', 'iframe', 'img', 'link', 'object'):
+for tag in ('iframe', 'img', 'link', 'object'):
     if dom.counts.get(tag):
         errors.append(f'{dom.counts[tag]} <{tag}> elements')
+if dom.counts.get('script', 0) != 2:
+    errors.append(f"{dom.counts.get('script', 0)} <script> elements, expected the explorer's data and its script")
 if dom.counts.get('table', 0) < min_tables:
     errors.append(f"only {dom.counts.get('table', 0)} tables: the Markdown tables are missing")
 for e in errors:
@@ -220,6 +240,82 @@ if [ -n "$hub" ] && [ -d "$hub/examples/pa_mqa_logits_fp4" ]; then
     [ "$size" -lt 2097152 ] && ok || bad "pa_mqa example report.html is $size bytes (limit 2 MiB)"
 else
     echo "browser.sh: hub fixtures not found, real-capture pages skipped"
+fi
+# 2. the explorer, used
+driver="${KR_BUILD:-$src/build}/browser-driver"
+if [ ! -f "$driver/node_modules/puppeteer-core/package.json" ]; then
+    if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "browser.sh: installing Debian's npm"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null 2>&1 ||
+            { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null 2>&1; }
+    fi
+    if command -v npm >/dev/null 2>&1; then
+        mkdir -p "$driver" && echo '{"private": true}' >"$driver/package.json"
+        # a pinned version that runs on Debian 12's Node.js 18; the browser is Debian's chromium
+        PUPPETEER_SKIP_DOWNLOAD=1 timeout 300 npm install --prefix "$driver" --no-audit --no-fund \
+            --loglevel=error puppeteer-core@22.15.0 >"$tmp/npm.log" 2>&1 || true
+    fi
+fi
+if ! command -v node >/dev/null 2>&1 || [ ! -f "$driver/node_modules/puppeteer-core/package.json" ]; then
+    echo "browser.sh: the DevTools driver (npm puppeteer-core) could not be installed, explorer checks skipped" \
+         "($(tail -2 "$tmp/npm.log" 2>/dev/null | tr '\n' ' '))"
+else
+    pages="$tmp/pages.json"
+    printf '[\n' >"$pages"
+    add_page() {  # name html kind budget_ms
+        [ -s "$pages" ] && [ "$(wc -c <"$pages")" -gt 2 ] && printf ',\n' >>"$pages"
+        printf '{"name": "%s", "html": "%s", "kind": "%s", "budget_ms": %s}' "$1" "$2" "$3" "$4" >>"$pages"
+    }
+    add_page example "$tmp/example/report.html" report 0
+    add_page compare "$tmp/cmp/compare.html" compare 0
+    # 2,000 waves (125 generated, 16 times over: tests/tools/many_waves.py); it must stay usable
+    if "$bin" synth "$tmp/many" --waves 125 -q && python3 "$src/tests/tools/many_waves.py" "$tmp/many"/ui_output_* 16 >/dev/null &&
+        "$bin" analyze "$tmp/many"/ui_output_* --format html >"$tmp/many.html"; then
+        ok; add_page waves2000 "$tmp/many.html" report 5000
+    else
+        bad "synth/analyze of 2,000 waves"
+    fi
+    if [ -n "$hub" ] && [ -d "$hub/examples" ]; then
+        k=0
+        for cap in "$hub"/examples/*/att_viewer/*/ui_output_agent_*; do
+            [ -d "$cap" ] || continue
+            k=$((k+1))
+            budget=0
+            case "$cap" in */pa_mqa_logits_fp4/att_viewer/big/*) budget=2000 ;; esac   # the largest capture
+            if "$bin" analyze "$cap" --format html >"$tmp/hub$k.html"; then ok; add_page "hub-$(basename "$cap")" "$tmp/hub$k.html" report $budget
+            else bad "analyze $cap"; fi
+        done
+        for ex in "$hub"/examples/*/; do
+            k=$((k+1))
+            if "$bin" analyze "$ex" -o "$tmp/ex$k" --format html -q; then ok; add_page "example-$(basename "$ex")" "$tmp/ex$k/report.html" report 0
+            else bad "analyze $ex"; fi
+        done
+    fi
+    printf '\n]\n' >>"$pages"
+    mkdir -p "$tmp/shots"
+    if timeout 900 node "$src/tests/browser.js" "$driver" chromium "$browser" "$tmp/shots" "$pages"; then ok
+    else bad "explorer checks failed in chromium (tests/browser.js)"; fi
+    # Firefox (Debian's firefox-esr, driven through WebDriver BiDi): the example folder, compare.html
+    # and the hub's largest capture
+    firefox=$(command -v firefox-esr || command -v firefox || true)
+    if [ -z "$firefox" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "browser.sh: installing Debian's firefox-esr"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null 2>&1 ||
+            { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null 2>&1; }
+        firefox=$(command -v firefox-esr || true)
+    fi
+    if [ -z "$firefox" ]; then
+        echo "browser.sh: firefox is not installed and cannot be installed here (not root), Firefox checks skipped"
+    else
+        python3 - "$pages" "$tmp/pages-firefox.json" <<'PY'
+import json, sys
+pages = json.load(open(sys.argv[1]))
+keep = [p for p in pages if p['name'] in ('example', 'compare') or p['budget_ms'] == 2000]
+json.dump(keep, open(sys.argv[2], 'w'))
+PY
+        if timeout 900 node "$src/tests/browser.js" "$driver" firefox "$firefox" "$tmp/shots" "$tmp/pages-firefox.json"; then ok
+        else bad "explorer checks failed in firefox (tests/browser.js)"; fi
+    fi
 fi
 echo "browser.sh: $pass passed, $fail failed ($(( $(date +%s) - start )) s)"
 [ "$fail" -eq 0 ]
