@@ -294,16 +294,6 @@ static int group_gpu(an_compare *c, const uint8_t *sel, an_group *g)
                 free(tr);
                 goto out;
             }
-            for (uint32_t q = 0; q < t->ntraces_used; q++) {
-                size_t nt = 0;
-                for (size_t i = 0; i < nv[s]; i++)
-                    if (tr[i] == q)
-                        tmp[nt++] = vals[s][i];
-                if (!nt)
-                    continue;
-                qsort(tmp, nt, sizeof *tmp, cmp_d);
-                m[km++] = an_median_sorted(tmp, nt);
-            }
             /* Only traces of the same rows are replicates of one another
              * (a harness's per-shape traces are not): the spread is the
              * pooled within-group variance of the per-trace medians. */
@@ -320,7 +310,6 @@ static int group_gpu(an_compare *c, const uint8_t *sel, an_group *g)
                 free(tr);
                 goto out;
             }
-            km = 0;
             for (uint32_t q = 0; q < t->ntraces_used; q++) {
                 size_t nt = 0;
                 for (size_t i = 0; i < nv[s]; i++)
