@@ -338,6 +338,129 @@ static int header_has_bench_column(const bundle_csv *t)
     return gate && metric;
 }
 
+
+/* A JSON Lines benchmark file (the harness's benchmark_results.jsonl): one
+ * flat object per line, read as the table its CSV projection would be
+ * (columns in first-appearance order; true/false as True/False, null as
+ * empty, nested values as compact JSON). 1 when data is such a file (t
+ * filled), 0 when its first line is no JSON object (not ours), or an
+ * error naming the file and line. */
+static int jsonl_table(walk *w, const char *path, const char *data, size_t len, bundle_csv *t)
+{
+    memset(t, 0, sizeof *t);
+    size_t nlines = 0, cap_rows = 0, ncols = 0, cap_cols = 0;
+    json_t **rows = NULL;
+    const char **header = NULL;
+    size_t *lines = NULL;
+    int rc = 0;
+    size_t line = 0;
+    for (size_t i = 0; i < len && !rc;) {
+        size_t e = i;
+        while (e < len && data[e] != '\n')
+            e++;
+        line++;
+        size_t a = i, b = e;
+        while (a < b && (data[a] == ' ' || data[a] == '\t' || data[a] == '\r'))
+            a++;
+        i = e + 1;
+        if (a == b)
+            continue;
+        json_error_t je;
+        json_t *o = json_loadb(data + a, b - a, JSON_DECODE_ANY, &je);
+        if (!o || !json_is_object(o)) {
+            json_decref(o);
+            if (nlines == 0) {
+                rc = -1;             /* not a JSON Lines table: left alone */
+                break;
+            }
+            char where[32];
+            snprintf(where, sizeof where, "line %zu", line);
+            rc = kr_err_set(w->err, KR_INPUT, path, where, "not a JSON object (a JSON Lines benchmark file has one per line)");
+            break;
+        }
+        if (nlines == cap_rows) {
+            cap_rows = cap_rows ? cap_rows * 2 : 64;
+            json_t **nr = realloc(rows, cap_rows * sizeof *nr);
+            size_t *nl = realloc(lines, cap_rows * sizeof *nl);
+            if (nr)
+                rows = nr;
+            if (nl)
+                lines = nl;
+            if (!nr || !nl || nlines >= KR_MAX_CSV_ROWS) {
+                json_decref(o);
+                rc = nlines >= KR_MAX_CSV_ROWS ? kr_err_set(w->err, KR_INPUT, path, NULL, "more than KR_MAX_CSV_ROWS lines")
+                                               : kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
+                break;
+            }
+        }
+        rows[nlines] = o;
+        lines[nlines++] = line;
+        const char *k;
+        json_t *v;
+        json_object_foreach(o, k, v) {
+            size_t c = 0;
+            while (c < ncols && strcmp(header[c], k))
+                c++;
+            if (c < ncols)
+                continue;
+            if (ncols == cap_cols) {
+                cap_cols = cap_cols ? cap_cols * 2 : 32;
+                const char **nh = realloc(header, cap_cols * sizeof *nh);
+                if (!nh || ncols >= KR_MAX_CSV_FIELDS) {
+                    rc = !nh ? kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory")
+                             : kr_err_set(w->err, KR_INPUT, path, NULL, "more than KR_MAX_CSV_FIELDS keys");
+                    break;
+                }
+                header = nh;
+            }
+            header[ncols++] = astr(w, k);
+        }
+    }
+    if (!rc && nlines && ncols) {
+        t->path = astr(w, path);
+        t->ncols = ncols;
+        t->nrows = nlines;
+        t->header = kr_arena_array(&w->r->arena, ncols, sizeof *t->header);
+        t->cells = kr_arena_array(&w->r->arena, nlines * ncols, sizeof *t->cells);
+        t->lines = kr_arena_array(&w->r->arena, nlines, sizeof *t->lines);
+        if (!t->header || !t->cells || !t->lines) {
+            rc = kr_err_set(w->err, KR_INTERNAL, NULL, NULL, "out of memory");
+        } else {
+            memcpy(t->header, header, ncols * sizeof *header);
+            memcpy(t->lines, lines, nlines * sizeof *lines);
+            for (size_t r = 0; r < nlines; r++)
+                for (size_t c = 0; c < ncols; c++) {
+                    json_t *v = json_object_get(rows[r], header[c]);
+                    char num[64];
+                    const char *text = "";
+                    char *dump = NULL;
+                    if (json_is_string(v))
+                        text = json_string_value(v);
+                    else if (json_is_integer(v))
+                        snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v)), text = num;
+                    else if (json_is_real(v))
+                        snprintf(num, sizeof num, "%.15g", json_real_value(v)), text = num;
+                    else if (json_is_true(v))
+                        text = "True";
+                    else if (json_is_false(v))
+                        text = "False";
+                    else if (v && !json_is_null(v))
+                        text = dump = json_dumps(v, JSON_COMPACT);
+                    t->cells[r * ncols + c] = astr(w, text ? text : "");
+                    free(dump);
+                }
+        }
+    }
+    for (size_t r = 0; r < nlines; r++)
+        json_decref(rows[r]);
+    free(rows);
+    free(header);
+    free(lines);
+    if (rc < 0)
+        return 0;
+    return rc ? rc : (nlines && ncols ? 1 : 0);
+}
+
 static int add_trace(walk *w, const char *path, const char *rel, const kr_dispatch *d, size_t n, int from_results)
 {
     bundle_run *r = w->r;
@@ -615,6 +738,38 @@ static int walk_dir(walk *w, const char *dir, const char *rel, int depth)
                 c->rel = astr(w, sub);
                 c->table = t;
                 c->table.path = c->path;
+                c->profiled = 0;
+                w->hash = fnv(sub, strlen(sub) + 1, w->hash);
+                w->hash = fnv(data, len, w->hash);
+                w->hashed = 1;
+            } else {
+                r->other_files++;
+            }
+        } else if (has_suffix_ci(name, ".jsonl")) {
+            /* Read only when no CSV projection of the same name lies beside it. */
+            char twin[PATH_CAP];
+            snprintf(twin, sizeof twin, "%.*s.csv", (int)(strlen(name) - 6), name);
+            int has_twin = 0;
+            for (int q = 0; q < ne; q++)
+                has_twin |= !is_dir[q] && !strcasecmp(ents[q].name, twin);
+            if (has_twin) {
+                r->other_files++;
+                continue;
+            }
+            if ((rc = read_file(w, path, KR_MAX_SMALL_FILE_BYTES, &blob, &data, &len)))
+                break;
+            bundle_csv t;
+            int got = jsonl_table(w, path, data, len, &t);
+            if (got > 1) {               /* an error code (said) */
+                rc = got;
+                break;
+            }
+            if (got == 1 && header_has_bench_column(&t)) {
+                GROW(w, r->csvs, r->ncsvs, cap_csvs);
+                bundle_run_csv *c = &r->csvs[r->ncsvs++];
+                c->path = astr(w, path);
+                c->rel = astr(w, sub);
+                c->table = t;
                 c->profiled = 0;
                 w->hash = fnv(sub, strlen(sub) + 1, w->hash);
                 w->hash = fnv(data, len, w->hash);

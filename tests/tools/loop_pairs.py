@@ -160,7 +160,7 @@ HARNESS_HEADER = ["run_id", "shape_id", "model", "stage", "dtype", "op_type", "a
 
 
 def harness_side(root, rng, pool, change, *, nshapes=8, traces=True, commit="abc1234", ref_change=1.0, reps=25,
-                 correct_fail=None, ref_commit=""):
+                 correct_fail=None, ref_commit="", jsonl=False):
     rows = []
     for i in range(nshapes):
         m = 256 * (i + 1)
@@ -183,7 +183,13 @@ def harness_side(root, rng, pool, change, *, nshapes=8, traces=True, commit="abc
                     tr.add("rmsnorm_kernel_0", t)
                 tr.write(os.path.join(root, "profiles", shape, prov, "host", "4242_kernel_trace.csv"))
                 write_agent_info(os.path.join(root, "profiles", shape, prov, "host", "4242_agent_info.csv"))
-    write_csv(os.path.join(root, "benchmark_results.csv"), HARNESS_HEADER, rows)
+    if jsonl:                        # the JSON Lines twin alone, as the runner also writes it
+        conv = lambda h, v: (v == "True") if h == "correct" else (float(v) if h.endswith(("_us", "_gbps", "_tflops")) else v)
+        with open(os.path.join(root, "benchmark_results.jsonl"), "w") as f:
+            for r in rows:
+                f.write(json.dumps({h: conv(h, v) for h, v in zip(HARNESS_HEADER, r)}) + "\n")
+    else:
+        write_csv(os.path.join(root, "benchmark_results.csv"), HARNESS_HEADER, rows)
 
 
 def tflops_side(root, rng, pool, change, *, nshapes=12, check_fail=None, trace=False, replicates=1, check=True):
@@ -244,6 +250,7 @@ CASES = [
     ("harness_provider_option", "keep", ["--provider", "flydsl"]),
     ("harness_nocommit_traced", "keep", []),
     ("harness_all_commits", "keep", []),
+    ("harness_jsonl_keep", "keep", []),
     ("harness_gate_fail", "fail (gate)", []),
     ("harness_notrace_keep", "keep (benchmark)", []),
     ("replicates_keep", "keep", []),
@@ -287,6 +294,7 @@ def make_all(out):
     pair(out, "harness_nocommit_ambiguous", harness_side, dict(change=1.0, commit="", traces=False),
          dict(change=0.95, commit="", traces=False), nxt())
     pair(out, "harness_nocommit_traced", harness_side, dict(change=1.0, commit=""), dict(change=0.95, commit=""), nxt())
+    pair(out, "harness_jsonl_keep", harness_side, dict(change=1.0, jsonl=True), dict(change=0.95, jsonl=True), nxt())
     pair(out, "harness_all_commits", harness_side, dict(change=1.0, commit="a1", ref_commit="a1"),
          dict(change=0.95, commit="b2", ref_commit="a1"), nxt())
     pair(out, "harness_provider_option", harness_side, dict(change=1.0, commit=""), dict(change=0.95, commit=""), nxt())
