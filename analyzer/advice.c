@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "analyzer/findings.h"
 #include "common/err.h"
 
 typedef struct {
@@ -108,6 +109,42 @@ static void describe_row(kr_buf *b, const kr_capture *c, uint32_t row, uint64_t 
 
 
 
+/* Executed rows of a class (and, for LDS, not a cross-lane step). */
+static int ran(const kr_capture *c, kr_class cls, int lds_data)
+{
+    for (size_t i = 0; i < c->nrows; i++) {
+        const kr_code_row *r = &c->rows[i];
+        if (r->cls != cls || !r->hit)
+            continue;
+        if (lds_data && an_wclass_of_row(c, (uint32_t)i) != AN_WC_LDS)
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* The rule's action where its premise holds in this kernel: no LDS advice
+ * without LDS data instructions, no MFMA wording without MFMA. */
+static const char *premise_action(const kr_capture *c, const stall_rule *rule)
+{
+    if (strcmp(rule->id, "lgkm_wait") == 0) {
+        int lds = ran(c, KR_CLASS_LDS, 1), smem = ran(c, KR_CLASS_SMEM, 0);
+        if (!lds)
+            return smem ? "Batch the scalar (kernel-argument) loads before one wait and put work that needs none "
+                          "of them between the loads and the wait; cross-lane steps (ds_bpermute, ds_swizzle) "
+                          "are cheaper when fewer and wider. The Findings section splits these waits by producer."
+                        : "Fewer, wider cross-lane steps, batched before one wait. The Findings section splits "
+                          "these waits by producer.";
+        if (!smem)
+            return "Issue the LDS reads earlier and batch them before one wait; double-buffer LDS so reads of the "
+                   "next tile overlap compute on this one.";
+    }
+    if (strcmp(rule->id, "nop") == 0 && !ran(c, KR_CLASS_MATRIX, 0))
+        return "Interleave independent instructions between the VALU producers and their readers (such as "
+               "v_cmp and v_cndmask) so the compiler needs fewer wait states.";
+    return rule->action;
+}
+
 static int stall_rule_item(const kr_capture *c, const an_stalls *st, const stall_rule *rule,
                            an_advice_item *it)
 {
@@ -147,7 +184,7 @@ static int stall_rule_item(const kr_capture *c, const an_stalls *st, const stall
     it->cycles = cycles;
     it->share = share;
     it->title = dupf("%.1f %% of stall cycles are %s", 100.0 * share, rule->what);
-    it->action = dupf("%s", rule->action);
+    it->action = dupf("%s", premise_action(c, rule));
     kr_buf b;
     kr_buf_init(&b);
     kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " stall cycles", cycles, st->total_stall);
@@ -217,7 +254,13 @@ int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_sta
         if ((rc = push(out, &cap, &it)))
             goto fail;
     }
-    if (k && occ->modelled && k->next_waves && k->next_vgpr_max >= 0 && k->limiter[AN_LIM_VGPR]) {
+    /* No register or LDS advice when the grid binds (more room per CU would
+     * stay empty). */
+    int grid_binds = k && occ->modelled && k->grid_limited;
+    if (grid_binds) {
+        /* nothing: the grid rule above says what binds */
+    } else if (k && occ->modelled && k->next_waves && k->next_vgpr_max >= 0 && k->limiter[AN_LIM_VGPR] &&
+               !k->limiter[AN_LIM_LDS]) {
         an_advice_item it = {0};
         it.id = "occupancy";
         it.share = -1;
@@ -301,7 +344,12 @@ static int wait_items(const kr_capture *c, const an_waits *w, an_advice *a, size
         it.rows[it.nrows++] = p->row;
         it.title = dupf("%.1f %% of stall cycles wait at %s (vaddr %" PRIu64 ") for %s (vaddr %" PRIu64 ")",
                         100.0 * it.share, isa_of(c, x->row), x->vaddr, isa_of(c, p->row), p->vaddr);
-        if (x->has_extra)
+        if (an_wclass_of_row(c, p->row) == AN_WC_KERNARG)
+            it.action = dupf("The producer at vaddr %" PRIu64 " loads a kernel argument at the kernel's entry and "
+                             "cannot issue earlier: batch the argument loads into few wide s_load and put setup that "
+                             "needs none of them before the wait at vaddr %" PRIu64 " (~%" PRIu64 " cycles exposed, "
+                             "p50).", p->vaddr, x->vaddr, x->earlier_cycles);
+        else if (x->has_extra)
             it.action = dupf("Issue the producer at vaddr %" PRIu64 " ~%" PRIu64 " cycles earlier (the exposed "
                              "latency, p50), or place ~%" PRIu64 " independent instructions between it and the "
                              "wait at vaddr %" PRIu64 "; today it issues %" PRIu64 " instructions / %" PRIu64
@@ -378,7 +426,7 @@ static int loop_items(const kr_capture *c, const an_phases *ph, an_advice *a, si
     return 0;
 }
 
-static int exposed_item(const kr_capture *c, const an_hidden *h, an_advice *a, size_t *cap)
+static int exposed_item(const kr_capture *c, const an_hidden *h, int grid_limited, an_advice *a, size_t *cap)
 {
     if (!h->computed || !h->all.total ||
         (double)h->all.non_hidden < AN_ADVICE_EXPOSED_SHARE * (double)h->all.total)
@@ -388,12 +436,15 @@ static int exposed_item(const kr_capture *c, const an_hidden *h, an_advice *a, s
     it.share = -1;
     it.title = dupf("%.1f %% of the cycles are not hidden by other work on the same SIMD",
                     100.0 * (double)h->all.non_hidden / (double)h->all.total);
-    it.action = dupf("Exposed latency is what no other wave or pipe covers: more resident waves per SIMD, "
-                     "or more independent instructions between a long-latency instruction and its first "
-                     "use, would hide it; start with the rows below.");
+    it.action = dupf("Exposed latency is what no other wave or pipe covers: %s, would hide it; start with the "
+                     "rows below.", grid_limited ? "more workgroups (the grid caps the waves per SIMD) or more "
+                                                   "independent instructions between a long-latency instruction "
+                                                   "and its first use"
+                                                 : "more resident waves per SIMD, or more independent instructions "
+                                                   "between a long-latency instruction and its first use");
     kr_buf b;
     kr_buf_init(&b);
-    kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " cycles non-hidden (§8.4)", h->all.non_hidden, h->all.total);
+    kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " cycles non-hidden", h->all.non_hidden, h->all.total);
     it.summary = dupf("%s", kr_buf_cstr(&b));
     for (size_t i = 0; i < h->nranked && it.nrows < AN_ADVICE_ROWS; i++) {
         const an_hidden_row *r = &h->ranked[i];
@@ -415,8 +466,11 @@ int an_advice_add_flow(const kr_capture *c, const an_waits *waits, const an_phas
         rc = wait_items(c, waits, a, &cap);
     if (!rc && phases)
         rc = loop_items(c, phases, a, &cap);
+    int grid_limited = 0;           /* the structural "grid" rule fired */
+    for (size_t i = 0; i < a->n; i++)
+        grid_limited |= strcmp(a->items[i].id, "grid") == 0;
     if (!rc && hidden)
-        rc = exposed_item(c, hidden, a, &cap);
+        rc = exposed_item(c, hidden, grid_limited, a, &cap);
     if (rc)
         an_advice_free(a);
     return rc;

@@ -96,6 +96,8 @@ static void header(rep_doc *d, const an_analysis *const *a, const char *const *l
                    const rep_meta *meta)
 {
     rep_heading(d, 1, "%s — thread-trace analysis", rep_md_escape(d, kernel_name(a[0])));
+    rep_md_summary(d, a, labels, n);
+    rep_heading(d, 2, "Capture");
     const an_occupancy *o = &a[0]->occupancy;
     rep_para(d, "Kernel %s on **%s** (target from %s, gfxip %" PRId64 "). %s %zu capture%s, analyzed by kreport %s.",
              rep_md_code(d, kernel_name(a[0])), rep_md_escape(d, o->target ? o->target : "unknown"),
@@ -272,6 +274,7 @@ int rep_analysis_markdown_part(const an_analysis *const *a, const char *const *l
         rep_md_hidden(d, hd, labels, n);
         rep_md_phases(d, ph, labels, n);
         rep_md_sources(d, so, labels, n);
+        rep_md_findings(d, a, labels, n);
         rep_md_advice(d, ad, cp, labels, n);
         files_section(d, a, labels, n, meta);
     }
@@ -373,6 +376,7 @@ static void capture_json(rep_jw *w, const an_analysis *x, const char *label)
     rep_jw_str_or_null(w, "target", o->target);
     rep_jw_str_or_null(w, "target_source", o->target_source);
     rep_jw_int(w, "gfxip", c->gfxip);
+    rep_jw_findings(w, "summary", x);
 
     rep_jw_obj(w, "capture");
     rep_jw_str(w, "label", label);

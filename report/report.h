@@ -25,6 +25,10 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
  * followed by part 1's is rep_analysis_markdown's. */
 int rep_analysis_markdown_part(const an_analysis *const *a, const char *const *labels, size_t n,
                                const rep_meta *meta, int part, kr_buf *out);
+/* `kreport analyze --brief`: the summary of each capture (at most two;
+ * analysis.json has the others) and its key figures, Markdown. */
+int rep_analysis_brief(const an_analysis *const *a, const char *const *labels, size_t n,
+                       const rep_meta *meta, kr_buf *out);
 /* analysis.json (schema kreport.analysis, schema_version 1) appended to out. */
 int rep_analysis_json(const an_analysis *const *a, const char *const *labels, size_t n,
                       const rep_meta *meta, kr_buf *out);
