@@ -843,24 +843,24 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
 
     /* What not to do. */
     if (!rc && ((k && k->grid_limited && k->grid_waves_per_simd >= 0) || (gf && s->wg_per_cu_limit > 0)))
-        rc = avoid(f, dupf("Do not cut registers or LDS for occupancy: the grid gives %.2f workgroups per CU, "
+        rc = avoid(f, dupf("cut registers or LDS for occupancy: the grid gives %.2f workgroups per CU, "
                            "below the resource limit of %" PRId64 ", so more room per CU stays empty.",
                            s->wg_per_cu, s->wg_per_cu_limit));
     if (!rc && !f->representative)
-        rc = avoid(f, dupf("Do not tune from this capture's hotspots alone: it does not represent the kernel "
+        rc = avoid(f, dupf("tune from this capture's hotspots alone: it does not represent the kernel "
                            "(see the capture line)."));
     uint64_t lgkm_other = f->wclass_stall[AN_WC_KERNARG] + f->wclass_stall[AN_WC_SMEM] +
                           f->wclass_stall[AN_WC_CROSSLANE];
     if (!rc && total && (double)lgkm_other >= AN_FIND_WAIT_SHARE * (double)total &&
         4 * f->wclass_stall[AN_WC_LDS] < lgkm_other)
-        rc = avoid(f, dupf("Do not restructure LDS for the lgkmcnt waits: %.1f %% of stall waits on kernel "
+        rc = avoid(f, dupf("restructure LDS for the lgkmcnt waits: %.1f %% of stall waits on kernel "
                            "arguments, scalar loads and cross-lane steps, only %.1f %% on LDS data.",
                            pct(lgkm_other, total), pct(f->wclass_stall[AN_WC_LDS], total)));
     if (!rc && find(f, "source_collapse"))
-        rc = avoid(f, dupf("Do not rank work by source line: one line carries most of the cost; use the ISA "
+        rc = avoid(f, dupf("rank work by source line: one line carries most of the cost; use the ISA "
                            "hotspots."));
     if (!rc && f->spin_loop != UINT32_MAX)
-        rc = avoid(f, dupf("Do not optimize the polling loop at vaddr %" PRIu64 " as the kernel's main loop: its "
+        rc = avoid(f, dupf("optimize the polling loop at vaddr %" PRIu64 " as the kernel's main loop: its "
                            "time is spent waiting on other workgroups.",
                            c->rows[a->phases.loops[f->spin_loop].head].vaddr));
     return rc;

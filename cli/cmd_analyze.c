@@ -29,13 +29,14 @@
 
 static struct {
     const char *out_dir, *format, *results, *target;
-    int top, context, jobs, force, quiet, progress, no_progress, in_memory;
+    int top, context, jobs, force, quiet, progress, no_progress, in_memory, brief;
 } o;
 static cli_roof roof;
 
 const cli_opt cmd_analyze_options[] = {
     {"output", 'o', OPT_STRING, "DIR", "write the outputs into DIR (created if missing)", &o.out_dir},
     {"format", 0, OPT_STRING, "FMT", "md, json, csv, html, all, or a comma-separated list (default: all with -o, md to stdout without)", &o.format},
+    {"brief", 0, OPT_FLAG, NULL, "print only the summary and key figures (at most 40 lines) to stdout; with -o the files are written too", &o.brief},
     {"top", 0, OPT_INT, "N", "hotspot rows per list (default 10)", &o.top},
     {"context", 0, OPT_INT, "K", "disassembly rows each side of a hotspot (default 4)", &o.context},
     {"results", 0, OPT_STRING, "FILE", "results.json or rocprofv3 CSV to use instead of searching", &o.results},
@@ -252,8 +253,35 @@ int cmd_analyze(int argc, char **argv)
         }
         resp[i] = &res[i];
         analyzed++;
+        /* Input inconsistencies are warned on stderr as well, naming the files. */
+        for (size_t k = 0; !o.quiet && k < res[i].findings.n; k++) {
+            const an_finding *f = &res[i].findings.items[k];
+            if (strcmp(f->code, "unknown_pc") == 0 || strcmp(f->code, "sums_mismatch") == 0)
+                fprintf(stderr, "kreport analyze: warning: %s/code.json and its wave files: %s [%s]\n", dirs[i],
+                        f->message ? f->message : "", f->code);
+        }
     }
 
+    if (o.brief) {
+        kr_buf brief;
+        kr_buf_init(&brief);
+        int brc = rep_analysis_brief(resp, (const char *const *)labels, ncap, NULL, &brief);
+        if (brc || brief.oom) {
+            kr_buf_free(&brief);
+            fprintf(stderr, "kreport analyze: out of memory rendering the summary\n");
+            rc = KR_INTERNAL;
+            goto done;
+        }
+        int werr = fwrite(brief.data ? brief.data : "", 1, brief.len, stdout) != brief.len || fflush(stdout) != 0;
+        kr_buf_free(&brief);
+        if (werr) {
+            fprintf(stderr, "kreport analyze: cannot write to standard output\n");
+            rc = KR_OUTPUT;
+            goto done;
+        }
+        if (!o.out_dir)
+            goto done;
+    }
     char input[1024];
     /* An archive stands for the folder analyzed inside it, so its
      * analysis.json equals the folder's. */

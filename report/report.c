@@ -104,20 +104,6 @@ static void header(rep_doc *d, const an_analysis *const *a, const char *const *l
              rep_md_escape(d, o->target_source ? o->target_source : "nothing"), a[0]->cap->gfxip,
              meta && meta->example ? rep_fmt(d, "Example %s:", rep_md_code(d, meta->example)) : "Input:",
              n, n == 1 ? "" : "s", KREPORT_VERSION);
-    rep_table *t = rep_table_new(d, "llrrrl", "capture", "folder", "waves", "span (cycles)",
-                                 "shader clock", "results", (const char *)NULL);
-    for (size_t i = 0; i < n; i++) {
-        const kr_capture *c = a[i]->cap;
-        facts f;
-        facts_of(c, &f);
-        char clk[32];
-        rep_table_row(t, rep_md_escape(d, labels[i]), rep_md_code(d, c->folder),
-                      u64s(d, c->nwaves), u64s(d, f.aligned ? f.span_aligned : f.span_raw),
-                      f.clock_mhz > 0 ? rep_fmt(d, "%s MHz", kr_fmt_fixed(clk, sizeof clk, f.clock_mhz, 2))
-                                      : "unknown (no realtime.json)",
-                      c->results ? rep_md_code(d, kr_path_base(c->results->path)) : "none found",
-                      (const char *)NULL);
-    }
 }
 
 static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n)
@@ -136,12 +122,12 @@ static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *c
                                   hdr[7], hdr[8], (const char *)NULL);
     size_t ncol = n < 8 ? n : 8;
     enum { F_FOLDER, F_AGENT, F_GFXIP, F_TARGET, F_SES, F_WAVES, F_STATIC, F_RECORDS, F_HIT, F_MAPPED,
-           F_SPAN_RAW, F_SPAN_AL, F_CLOCK, F_US, F_LAT, F_STALL, F_IDLE, F_COUNT };
+           F_SPAN_RAW, F_SPAN_AL, F_CLOCK, F_US, F_LAT, F_STALL, F_IDLE, F_RESULTS, F_COUNT };
     static const char *names[F_COUNT] = {
         "folder", "agent handle / dispatch", "gfxip", "target", "shader engines (SE ids)", "waves",
         "static instructions", "dynamic records", "Σ Hit (code.json)", "rows mapped to source",
         "span, raw SE clocks (cycles)", "span, SE clocks aligned (cycles)", "measured shader clock",
-        "span (µs)", "Σ Latency (cycles)", "Σ Stall (cycles)", "Σ Idle (cycles)"};
+        "span (µs)", "Σ Latency (cycles)", "Σ Stall (cycles)", "Σ Idle (cycles)", "results.json"};
     for (int r = 0; r < F_COUNT; r++) {
         const char *cells[9] = {names[r]};
         for (size_t i = 0; i < ncol; i++) {
@@ -182,6 +168,7 @@ static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *c
             case F_LAT: v = u64s(d, x->totals.latency); break;
             case F_STALL: v = u64s(d, x->totals.stall); break;
             case F_IDLE: v = u64s(d, x->totals.idle); break;
+            case F_RESULTS: v = c->results ? rep_md_code(d, kr_path_base(c->results->path)) : "none found"; break;
             }
             cells[i + 1] = v;
         }
