@@ -220,15 +220,31 @@ int an_loop_polls(const kr_capture *c, uint32_t head, uint32_t tail)
     for (uint32_t i = head; i <= tail; i++) {
         const kr_code_row *r = &c->rows[i];
         const char *m = r->mnemonic ? r->mnemonic : "";
-        if (r->cls == KR_CLASS_MATRIX || r->cls == KR_CLASS_LDS)
+        switch (r->cls) {
+        case KR_CLASS_MATRIX:
+        case KR_CLASS_LDS:
             return 0;
-        if ((r->cls == KR_CLASS_VMEM || r->cls == KR_CLASS_FLAT || r->cls == KR_CLASS_SMEM)) {
+        case KR_CLASS_VMEM:
+        case KR_CLASS_FLAT:
+        case KR_CLASS_SMEM:
             if (strstr(m, "store"))
                 return 0;
             load = 1;
+            break;
+        case KR_CLASS_VALU:
+            /* a loop that computes on what it loads is work, not a poll:
+             * only compares and lane moves may touch the loaded value */
+            if (starts(m, "v_cmp"))
+                cmp = 1;
+            else if (!starts(m, "v_readfirstlane") && !starts(m, "v_readlane") && !starts(m, "v_mov") &&
+                     !starts(m, "v_cndmask"))
+                return 0;
+            break;
+        default:
+            if (starts(m, "s_cmp") || starts(m, "s_bitcmp"))
+                cmp = 1;
+            break;
         }
-        if (starts(m, "s_cmp") || starts(m, "v_cmp") || starts(m, "s_bitcmp"))
-            cmp = 1;
     }
     return load && cmp;
 }

@@ -122,7 +122,9 @@ an_wclass an_wclass_of_row(const kr_capture *c, uint32_t row);
 uint64_t an_dispatch_median(const kr_capture *c, const char *kernel, size_t *n);
 
 /* A loop that polls memory: at most AN_FIND_SPIN_ROWS rows, a load or
- * atomic, a compare and no LDS, MFMA or store row. */
+ * atomic, a compare, no LDS, MFMA or store row, and no vector ALU row but
+ * compares, lane reads, moves and selects (a loop that computes on what it
+ * loads is work). */
 int an_loop_polls(const kr_capture *c, uint32_t head, uint32_t tail);
 
 /* 0 or KR_INTERNAL (out then holds nothing to free). */

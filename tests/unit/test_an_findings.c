@@ -415,6 +415,16 @@ static void spin(void)
     T_CHECK(a.phases.main_loop != AN_PHASE_NONE && a.phases.loops[a.phases.main_loop].head == 1);
     an_analysis_free(&a);
     tb_free(&c);
+
+    /* silent: a load-and-accumulate loop whose compare tests the result */
+    memcpy(w, sprog, sizeof w);
+    w[2] = (tb_row){"v_add_f32_e32 v5, v5, v1", 8};
+    build(&c, w, 13, p, 2, st);
+    a = run(&c);
+    T_CHECK(fired(&a, "spin_loop") == NULL);
+    T_CHECK(a.phases.main_loop != AN_PHASE_NONE && a.phases.loops[a.phases.main_loop].head == 1);
+    an_analysis_free(&a);
+    tb_free(&c);
 }
 
 /* ---- source_collapse ---- */
