@@ -139,6 +139,9 @@ static const char *premise_action(const kr_capture *c, const stall_rule *rule)
             return "Issue the LDS reads earlier and batch them before one wait; double-buffer LDS so reads of the "
                    "next tile overlap compute on this one.";
     }
+    if (strcmp(rule->id, "barrier") == 0 && !ran(c, KR_CLASS_LDS, 1))
+        return "Balance the work between the waves of a workgroup, or remove barriers from the hot loop "
+               "(split producer and consumer waves).";
     if (strcmp(rule->id, "nop") == 0 && !ran(c, KR_CLASS_MATRIX, 0))
         return "Interleave independent instructions between the VALU producers and their readers (such as "
                "v_cmp and v_cndmask) so the compiler needs fewer wait states.";
@@ -183,7 +186,10 @@ static int stall_rule_item(const kr_capture *c, const an_stalls *st, const stall
     }
     it->cycles = cycles;
     it->share = share;
-    it->title = dupf("%.1f %% of stall cycles are %s", 100.0 * share, rule->what);
+    /* no MFMA wording without MFMA */
+    const char *what = strcmp(rule->id, "alu_dep") == 0 && !ran(c, KR_CLASS_MATRIX, 0)
+                           ? "stalls of ALU instructions on earlier results" : rule->what;
+    it->title = dupf("%.1f %% of stall cycles are %s", 100.0 * share, what);
     it->action = dupf("%s", premise_action(c, rule));
     kr_buf b;
     kr_buf_init(&b);
@@ -512,10 +518,14 @@ int an_advice_add_roofline(const an_roofline *r, an_advice *a)
     else if (memory)
         it.action = dupf("Cut HBM traffic (reuse tiles in LDS or registers, fuse passes, narrower types) and keep "
                          "more bytes in flight (wider, coalesced loads issued earlier) before tuning the math.");
-    else
+    else if (r->unit == AN_UNIT_MATRIX)
         it.action = dupf("Keep the matrix units fed: fewer non-MFMA instructions per MFMA, deeper software "
                          "pipelining of the loads, enough waves to cover the MFMA latency; a lower-precision "
                          "ceiling is faster if accuracy allows.");
+    else
+        it.action = dupf("Keep the vector ALUs fed: fewer instructions per FLOP (packed or fused operations), "
+                         "deeper software pipelining of the loads, enough waves to cover the latency; a "
+                         "lower-precision type is faster if accuracy allows.");
     if (r->has_intensity)
         it.evidence = dupf("%s; intensity %.2f FLOP/byte vs ridge %.1f FLOP/byte; %.1f %% of peak FLOP/s, "
                            "%.1f %% of peak HBM; %" PRIu64 " ns per dispatch (%s)", how, r->intensity, r->ridge,
