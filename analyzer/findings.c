@@ -2,29 +2,13 @@
 #include "analyzer/findings.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/analysis.h"
+#include "common/buf.h"
 #include "common/err.h"
-
-static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dupf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = malloc((size_t)(n < 0 ? 0 : n) + 1);
-    if (!s)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
 
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0; }
 
@@ -363,7 +347,7 @@ static void coverage(fb *b, const an_analysis *a)
         wl += (size_t)snprintf(why + wl, sizeof why - wl, "; none of the %" PRIu64 " LDS rows ran", lds);
     if (first_dead != UINT32_MAX)
         row(it, first_dead);
-    msg(b, it, dupf("The traced waves executed %" PRIu64 " of %" PRIu64 " instruction rows (%.1f %%)%s: the capture "
+    msg(b, it, kr_strdupf("The traced waves executed %" PRIu64 " of %" PRIu64 " instruction rows (%.1f %%)%s: the capture "
                     "does not show the kernel's work; re-capture a dispatch (or more waves) that runs it.",
                     ran, rows, 100.0 * share, why));
 }
@@ -394,7 +378,7 @@ static void early_exit(fb *b, const an_analysis *a)
     fig(it, "short_waves", (double)nshort);
     fig(it, "short_wave_max_instructions", (double)short_max);
     fig(it, "longest_wave_instructions", (double)mx);
-    msg(b, it, dupf("%zu of %zu traced waves ran at most %" PRIu64 " instructions, under %.0f %% of the longest "
+    msg(b, it, kr_strdupf("%zu of %zu traced waves ran at most %" PRIu64 " instructions, under %.0f %% of the longest "
                     "wave's %" PRIu64 ": only %zu waves do the work, so the totals weigh the early exits; judge "
                     "the kernel by the long waves or re-capture.", nshort, c->nwaves, short_max,
                     100.0 * AN_FIND_EARLY_RATIO, mx, c->nwaves - nshort));
@@ -411,7 +395,7 @@ static void outlier(fb *b, const an_analysis *a)
     fig(it, "dispatch_time_ns", (double)r->time_outlier_ns);
     fig(it, "median_time_ns", (double)r->time_median_ns);
     fig(it, "dispatches", (double)r->time_median_n);
-    msg(b, it, dupf("The dispatch time the speed of light would use (%.2f us) is %.2fx the median of the kernel's "
+    msg(b, it, kr_strdupf("The dispatch time the speed of light would use (%.2f us) is %.2fx the median of the kernel's "
                     "%zu dispatches of the same grid (%.2f us); the median is used instead.",
                     (double)r->time_outlier_ns / 1000.0, ratio, r->time_median_n,
                     (double)r->time_median_ns / 1000.0));
@@ -430,11 +414,11 @@ static void grid(fb *b, const an_analysis *a)
     fig(it, "cus", (double)s->cu_count);
     fig(it, "workgroups_per_cu_limit", (double)s->wg_per_cu_limit);
     if (below_cus)
-        msg(b, it, dupf("%" PRId64 " workgroups on %" PRId64 " CUs: %" PRId64 " CUs get no work at all (one "
+        msg(b, it, kr_strdupf("%" PRId64 " workgroups on %" PRId64 " CUs: %" PRId64 " CUs get no work at all (one "
                         "round holds %" PRId64 " workgroups, %" PRId64 " per CU).", s->workgroups, s->cu_count,
                         s->cu_count - s->workgroups, s->slots, s->wg_per_cu_limit));
     else
-        msg(b, it, dupf("%" PRId64 " workgroups fill %.1f %% of one round of %" PRId64 " workgroup slots (%" PRId64
+        msg(b, it, kr_strdupf("%" PRId64 " workgroups fill %.1f %% of one round of %" PRId64 " workgroup slots (%" PRId64
                         " CUs x %" PRId64 " by the resource limit): the grid, not the resources, caps occupancy.",
                         s->workgroups, 100.0 * fill, s->slots, s->cu_count, s->wg_per_cu_limit));
 }
@@ -505,7 +489,7 @@ static void narrow(fb *b, const an_analysis *a)
     for (int k = 0; k < 3; k++)
         if (top[k] != UINT32_MAX)
             row(it, top[k]);
-    msg(b, it, dupf("%.1f %% of vector memory executions move under 4 bytes per lane (byte or short accesses), "
+    msg(b, it, kr_strdupf("%.1f %% of vector memory executions move under 4 bytes per lane (byte or short accesses), "
                     "holding %.1f %% of stall with the waits on them: pack them into dword or wider accesses.",
                     100.0 * ishare, 100.0 * sshare));
 }
@@ -544,7 +528,7 @@ static void nops(fb *b, const an_analysis *a)
                                    p == UINT32_MAX ? "kernel entry" : c->rows[p].mnemonic,
                                    n == UINT32_MAX ? "kernel end" : c->rows[n].mnemonic);
     }
-    msg(b, it, dupf("s_nop hazard padding holds %.1f %% of stall (%" PRIu64 " cycles): %s.", 100.0 * share,
+    msg(b, it, kr_strdupf("s_nop hazard padding holds %.1f %% of stall (%" PRIu64 " cycles): %s.", 100.0 * share,
                     k->stall, pairs));
 }
 
@@ -561,7 +545,7 @@ static void wait_share(fb *b, const an_analysis *a, an_wclass k, const char *cod
     fig(it, "waits", (double)f->wclass_waits[k]);
     for (size_t i = 0; i < ntop; i++)
         row(it, top[i]);
-    msg(b, it, dupf("%.1f %% of stall (%" PRIu64 " cycles) is s_waitcnt waiting on %s, over %" PRIu64
+    msg(b, it, kr_strdupf("%.1f %% of stall (%" PRIu64 " cycles) is s_waitcnt waiting on %s, over %" PRIu64
                     " wait rows%s%s%s.", 100.0 * share, f->wclass_stall[k], what, f->wclass_waits[k],
                     ntop ? "; top producer `" : "", ntop ? isa(a->cap, top[0]) : "", ntop ? "`" : ""));
 }
@@ -579,7 +563,7 @@ static void collapse(fb *b, const an_analysis *a)
         fig(it, "effective_lines", s->effective_lines);
     for (size_t i = 0; i < a->hotspots.nby_stall && i < 3; i++)
         row(it, a->hotspots.by_stall[i].row);
-    msg(b, it, dupf("%.1f %% of hit + stall maps to one source line while %" PRIu64 " instruction rows carry "
+    msg(b, it, kr_strdupf("%.1f %% of hit + stall maps to one source line while %" PRIu64 " instruction rows carry "
                     "%zu distinct lines: the source mapping is too coarse to act on; read the ISA hotspots instead.",
                     100.0 * s->top1_share, s->mapped_rows, s->distinct_lines));
 }
@@ -602,7 +586,7 @@ static void spin(fb *b, const an_analysis *a)
         row(it, l->tail);
         if (b->f->spin_loop == UINT32_MAX)
             b->f->spin_loop = (uint32_t)i;
-        msg(b, it, dupf("The loop at vaddr %" PRIu64 "-%" PRIu64 " polls memory (a load, a compare and a branch back, "
+        msg(b, it, kr_strdupf("The loop at vaddr %" PRIu64 "-%" PRIu64 " polls memory (a load, a compare and a branch back, "
                         "%u rows) %" PRIu64 " times on %" PRIu64 " of %zu waves, %.1f %% of the time: a wait on "
                         "another workgroup (a semaphore or flag), not the main loop.", c->rows[l->head].vaddr,
                         c->rows[l->tail].vaddr, l->tail - l->head + 1, l->iterations, l->waves_entered,
@@ -618,7 +602,7 @@ static void inputs(fb *b, const an_analysis *a)
         an_finding *it = add(b, "unknown_pc", share >= 0.01 ? "warning" : "info", 0);
         fig(it, "records_unknown", (double)t->records_unknown);
         fig(it, "records", (double)t->records);
-        msg(b, it, dupf("%" PRIu64 " of %" PRIu64 " wave records (%.2f %%) name no code.json row (line 0 or an "
+        msg(b, it, kr_strdupf("%" PRIu64 " of %" PRIu64 " wave records (%.2f %%) name no code.json row (line 0 or an "
                         "unknown LineNumber): their time is in no row's figures.", t->records_unknown, t->records,
                         100.0 * share));
     }
@@ -627,7 +611,7 @@ static void inputs(fb *b, const an_analysis *a)
         an_finding *it = add(b, "sums_mismatch", "warning", 0);
         fig(it, "code_hit", (double)t->hit);
         fig(it, "records_with_row", (double)placed);
-        msg(b, it, dupf("code.json's Hit column sums to %" PRIu64 " but the wave files hold %" PRIu64
+        msg(b, it, kr_strdupf("code.json's Hit column sums to %" PRIu64 " but the wave files hold %" PRIu64
                         " records of its rows: the code table and the wave files do not come from the same "
                         "decode; per-row figures may be wrong.", t->hit, placed));
     }
@@ -723,7 +707,7 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
         const an_finding *x = find(f, rep_codes[i]);
         if (x && strcmp(x->severity, "warning") == 0 && f->representative) {
             f->representative = 0;
-            f->capture_text = dupf("not representative (`%s`): %s", x->code, x->message);
+            f->capture_text = kr_strdupf("not representative (`%s`): %s", x->code, x->message);
         }
     }
     if (f->representative) {
@@ -733,7 +717,7 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
                 rows++;
                 ran += c->rows[i].hit > 0;
             }
-        f->capture_text = dupf("representative: %zu waves executed %" PRIu64 " of %" PRIu64
+        f->capture_text = kr_strdupf("representative: %zu waves executed %" PRIu64 " of %" PRIu64
                                " instruction rows; no wave exited early.", c->nwaves, ran, rows);
     }
     if (!f->capture_text)
@@ -764,28 +748,28 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
     if (r->has_pct_bytes && r->bound == AN_BOUND_MEMORY && r->pct_bytes >= 0.6) {
         f->bound = "memory_bandwidth";
         f->bound_share = r->pct_bytes;
-        f->bound_text = dupf("HBM bandwidth: %.1f %% of the device's peak (intensity %.2f FLOP/byte, below the "
+        f->bound_text = kr_strdupf("HBM bandwidth: %.1f %% of the device's peak (intensity %.2f FLOP/byte, below the "
                              "ridge of %.1f).", 100.0 * r->pct_bytes, r->intensity, r->ridge);
     } else if (r->has_pct_flops && r->bound == AN_BOUND_COMPUTE && r->pct_flops >= 0.6) {
         f->bound = "compute_throughput";
         f->bound_share = r->pct_flops;
-        f->bound_text = dupf("Math throughput: %.1f %% of the %s peak.", 100.0 * r->pct_flops,
+        f->bound_text = kr_strdupf("Math throughput: %.1f %% of the %s peak.", 100.0 * r->pct_flops,
                              an_ceiling_id(r->unit, r->dtype));
     } else if (life && waiting < 0.35) {
         f->bound = "issue";
         f->bound_share = 1 - waiting;
-        f->bound_text = dupf("Instruction issue: waves issue %.1f %% of their time and wait or stall only %.1f %%; "
+        f->bound_text = kr_strdupf("Instruction issue: waves issue %.1f %% of their time and wait or stall only %.1f %%; "
                              "fewer or cheaper instructions are what shortens it.", 100.0 * (1 - waiting),
                              100.0 * waiting);
     } else if (total && g[best].stall) {
         f->bound = g[best].code;
         f->bound_share = (double)g[best].stall / (double)total;
-        f->bound_text = dupf("Latency, mostly of %s: waves wait or stall %.1f %% of their time, and %.1f %% of the "
+        f->bound_text = kr_strdupf("Latency, mostly of %s: waves wait or stall %.1f %% of their time, and %.1f %% of the "
                              "stall cycles (%" PRIu64 " of %" PRIu64 ") wait on %s, the largest group.", g[best].what,
                              100.0 * waiting, 100.0 * f->bound_share, g[best].stall, total, g[best].what);
     } else {
         f->bound = "unknown";
-        f->bound_text = dupf("Cannot tell: the capture has no stall cycles and no speed-of-light figures.");
+        f->bound_text = kr_strdupf("Cannot tell: the capture has no stall cycles and no speed-of-light figures.");
     }
     if (!f->bound_text)
         return KR_INTERNAL;
@@ -805,30 +789,30 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
                 nrows = 3;
             }
         if (strcmp(code, "kernarg") == 0)
-            t = dupf("Hoist and batch the kernel-argument loads: load the arguments with few wide s_load at entry "
+            t = kr_strdupf("Hoist and batch the kernel-argument loads: load the arguments with few wide s_load at entry "
                      "and put setup that needs none of them before the first s_waitcnt lgkmcnt (%.1f %% of stall).",
                      100.0 * share);
         else if (strcmp(code, "smem") == 0)
-            t = dupf("Batch the scalar loads and issue them before the work that does not need them (%.1f %% of "
+            t = kr_strdupf("Batch the scalar loads and issue them before the work that does not need them (%.1f %% of "
                      "stall waits on them).", 100.0 * share);
         else if (strcmp(code, "lds") == 0)
-            t = dupf("Issue LDS reads earlier or double-buffer LDS so the next tile's reads overlap this tile's "
+            t = kr_strdupf("Issue LDS reads earlier or double-buffer LDS so the next tile's reads overlap this tile's "
                      "compute (%.1f %% of stall waits on LDS data).", 100.0 * share);
         else if (strcmp(code, "crosslane") == 0)
-            t = dupf("Use fewer, wider cross-lane steps: reduce more values per lane before exchanging, and "
+            t = kr_strdupf("Use fewer, wider cross-lane steps: reduce more values per lane before exchanging, and "
                      "batch the ds_bpermute/ds_swizzle steps before one wait (%.1f %% of stall, summed over "
                      "their waits).", 100.0 * share);
         else if (strcmp(code, "vmem_load") == 0)
-            t = dupf("Prefetch deeper: issue the vector loads these waits consume earlier (software pipelining) "
+            t = kr_strdupf("Prefetch deeper: issue the vector loads these waits consume earlier (software pipelining) "
                      "or put independent work between load and use (%.1f %% of stall).", 100.0 * share);
         else if (strcmp(code, "store") == 0)
-            t = dupf("Keep stores out of the waits: a vmcnt wait also counts earlier stores, so issue stores after "
+            t = kr_strdupf("Keep stores out of the waits: a vmcnt wait also counts earlier stores, so issue stores after "
                      "the loads the next wait needs (%.1f %% of stall waits on stores).", 100.0 * share);
         else if (strcmp(code, "barrier") == 0)
-            t = dupf("Balance the waves of a workgroup or take barriers out of the hot loop (%.1f %% of stall at "
+            t = kr_strdupf("Balance the waves of a workgroup or take barriers out of the hot loop (%.1f %% of stall at "
                      "s_barrier).", 100.0 * share);
         else if (strcmp(code, "nop") == 0) {
-            t = dupf("Interleave independent instructions between the hazard pairs the s_nop pad (%s) so fewer "
+            t = kr_strdupf("Interleave independent instructions between the hazard pairs the s_nop pad (%s) so fewer "
                      "wait states are needed (%.1f %% of stall).",
                      has_mfma ? "MFMA results and their readers, VALU writes and their readers"
                               : "VALU writes such as v_cmp and their readers such as v_cndmask", 100.0 * share);
@@ -836,13 +820,13 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
             rows = nb->top;
             nrows = nb->ntop < 3 ? nb->ntop : 3;
         } else if (strcmp(code, "alu_dep") == 0) {
-            t = dupf("Break dependent ALU chains: interleave independent work so each result is ready when read "
+            t = kr_strdupf("Break dependent ALU chains: interleave independent work so each result is ready when read "
                      "(%.1f %% of stall).", 100.0 * share);
             const an_stall_bucket *vb = &a->stalls.kinds[AN_STALL_VALU_DEP];
             rows = vb->top;
             nrows = vb->ntop < 3 ? vb->ntop : 3;
         } else if (strcmp(code, "mem_issue") == 0) {
-            t = dupf("Spread memory instructions between ALU work, or use wider accesses, to relieve the issue "
+            t = kr_strdupf("Spread memory instructions between ALU work, or use wider accesses, to relieve the issue "
                      "queues (%.1f %% of stall).", 100.0 * share);
         }
         if (t)
@@ -852,31 +836,31 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
     if (!rc && gf && s->slots > 0) {
         double idle = 1.0 - (double)s->workgroups / (double)s->slots;
         rc = add_action(f, "grid_underfill", idle, 0,
-                        dupf("Give the GPU more workgroups: %" PRId64 " fill %.1f %% of the %" PRId64 " slots of one "
+                        kr_strdupf("Give the GPU more workgroups: %" PRId64 " fill %.1f %% of the %" PRId64 " slots of one "
                              "round (split the work finer: smaller tiles, split-K, more batches per launch).",
                              s->workgroups, 100.0 * (1 - idle), s->slots), NULL, 0);
     }
 
     /* What not to do. */
     if (!rc && ((k && k->grid_limited && k->grid_waves_per_simd >= 0) || (gf && s->wg_per_cu_limit > 0)))
-        rc = avoid(f, dupf("cut registers or LDS for occupancy: the grid gives %.2f workgroups per CU, "
+        rc = avoid(f, kr_strdupf("cut registers or LDS for occupancy: the grid gives %.2f workgroups per CU, "
                            "below the resource limit of %" PRId64 ", so more room per CU stays empty.",
                            s->wg_per_cu, s->wg_per_cu_limit));
     if (!rc && !f->representative)
-        rc = avoid(f, dupf("tune from this capture's hotspots alone: it does not represent the kernel "
+        rc = avoid(f, kr_strdupf("tune from this capture's hotspots alone: it does not represent the kernel "
                            "(see the capture line)."));
     uint64_t lgkm_other = f->wclass_stall[AN_WC_KERNARG] + f->wclass_stall[AN_WC_SMEM] +
                           f->wclass_stall[AN_WC_CROSSLANE];
     if (!rc && total && (double)lgkm_other >= AN_FIND_WAIT_SHARE * (double)total &&
         4 * f->wclass_stall[AN_WC_LDS] < lgkm_other)
-        rc = avoid(f, dupf("restructure LDS for the lgkmcnt waits: %.1f %% of stall waits on kernel "
+        rc = avoid(f, kr_strdupf("restructure LDS for the lgkmcnt waits: %.1f %% of stall waits on kernel "
                            "arguments, scalar loads and cross-lane steps, only %.1f %% on LDS data.",
                            pct(lgkm_other, total), pct(f->wclass_stall[AN_WC_LDS], total)));
     if (!rc && find(f, "source_collapse"))
-        rc = avoid(f, dupf("rank work by source line: one line carries most of the cost; use the ISA "
+        rc = avoid(f, kr_strdupf("rank work by source line: one line carries most of the cost; use the ISA "
                            "hotspots."));
     if (!rc && f->spin_loop != UINT32_MAX)
-        rc = avoid(f, dupf("optimize the polling loop at vaddr %" PRIu64 " as the kernel's main loop: its "
+        rc = avoid(f, kr_strdupf("optimize the polling loop at vaddr %" PRIu64 " as the kernel's main loop: its "
                            "time is spent waiting on other workgroups.",
                            c->rows[a->phases.loops[f->spin_loop].head].vaddr));
     return rc;
