@@ -853,9 +853,13 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
                           f->wclass_stall[AN_WC_CROSSLANE];
     if (!rc && total && (double)lgkm_other >= AN_FIND_WAIT_SHARE * (double)total &&
         4 * f->wclass_stall[AN_WC_LDS] < lgkm_other)
-        rc = avoid(f, kr_strdupf("restructure LDS for the lgkmcnt waits: %.1f %% of stall waits on kernel "
-                           "arguments, scalar loads and cross-lane steps, only %.1f %% on LDS data.",
-                           pct(lgkm_other, total), pct(f->wclass_stall[AN_WC_LDS], total)));
+        rc = avoid(f, f->wclass_stall[AN_WC_LDS]
+                          ? kr_strdupf("restructure LDS for the lgkmcnt waits: %.1f %% of stall waits on kernel "
+                                       "arguments, scalar loads and cross-lane steps, only %.1f %% on LDS data.",
+                                       pct(lgkm_other, total), pct(f->wclass_stall[AN_WC_LDS], total))
+                          : kr_strdupf("restructure LDS for the lgkmcnt waits: %.1f %% of stall waits on kernel "
+                                       "arguments, scalar loads and cross-lane steps, none on LDS data.",
+                                       pct(lgkm_other, total)));
     if (!rc && find(f, "source_collapse"))
         rc = avoid(f, kr_strdupf("rank work by source line: one line carries most of the cost; use the ISA "
                            "hotspots."));

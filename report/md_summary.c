@@ -71,7 +71,7 @@ void rep_md_summary(rep_doc *d, const an_analysis *const *a, const char *const *
 void rep_md_findings(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n)
 {
     rep_heading(d, 2, "Findings");
-    rep_para(d, "Method and thresholds: `kreport help findings`; waits by producer: `kreport help waits`.");
+    rep_para(d, "Method and thresholds: `kreport help findings`.");
     for (size_t i = 0; i < n; i++) {
         const an_findings *f = &a[i]->findings;
         const kr_capture *c = a[i]->cap;
@@ -100,6 +100,25 @@ void rep_md_findings(rep_doc *d, const an_analysis *const *a, const char *const 
             }
         } else {
             rep_para(d, "No finding fired.");
+        }
+    }
+}
+
+/* The stall of the waits by what they wait on (the producer classes of
+ * analyzer/findings.h), a subsection of the waits. */
+void rep_md_wait_classes(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n)
+{
+    rep_heading(d, 3, "What the waits wait on");
+    rep_para(d, "The stall of every wait given to the class of its critical producer (`kreport help findings`, "
+                "wait classes).");
+    for (size_t i = 0; i < n; i++) {
+        const an_findings *f = &a[i]->findings;
+        const kr_capture *c = a[i]->cap;
+        if (n > 1)
+            rep_heading(d, 4, "%s", rep_md_escape(d, labels[i]));
+        if (!f->computed) {
+            rep_para(d, "Not computed (no flow analyses).");
+            continue;
         }
         rep_table *t = rep_table_new(d, "lrrrl", "waits on", "stall", "share of stall", "wait rows",
                                      "top producer", NULL);

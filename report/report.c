@@ -1,10 +1,11 @@
 /* report.c — REPORT.md, analysis.json and the CSVs of `kreport analyze`.
  *
- * Section order of REPORT.md is fixed: header (kernel, target, captures,
- * clocks), capture facts, wave states, instruction classes, stalls,
- * occupancy, hotspots, waits and their producers, hidden and exposed
- * latency, phases and loops, source lines, recommendations, files and
- * re-run. */
+ * Section order of REPORT.md is fixed: title, the summary
+ * (report/md_summary.c), capture (kernel, target), capture facts,
+ * findings, wave states, instruction classes, stalls, occupancy,
+ * hotspots, waits and their producers (and what they wait on), hidden and
+ * exposed latency, phases and loops, source lines, recommendations, files
+ * and re-run. */
 #include "report/report.h"
 
 #include <inttypes.h>
@@ -92,23 +93,22 @@ static const char *kernel_name(const an_analysis *a)
 
 static const char *u64s(rep_doc *d, uint64_t v) { return rep_u64(d, v); }
 
-static void header(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n,
-                   const rep_meta *meta)
+static void header(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n)
 {
     rep_heading(d, 1, "%s — thread-trace analysis", rep_md_escape(d, kernel_name(a[0])));
     rep_md_summary(d, a, labels, n);
-    rep_heading(d, 2, "Capture");
+}
+
+static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n,
+                          const rep_meta *meta)
+{
+    rep_heading(d, 2, "Capture facts");
     const an_occupancy *o = &a[0]->occupancy;
     rep_para(d, "Kernel %s on **%s** (target from %s, gfxip %" PRId64 "). %s %zu capture%s, analyzed by kreport %s.",
              rep_md_code(d, kernel_name(a[0])), rep_md_escape(d, o->target ? o->target : "unknown"),
              rep_md_escape(d, o->target_source ? o->target_source : "nothing"), a[0]->cap->gfxip,
              meta && meta->example ? rep_fmt(d, "Example %s:", rep_md_code(d, meta->example)) : "Input:",
              n, n == 1 ? "" : "s", KREPORT_VERSION);
-}
-
-static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n)
-{
-    rep_heading(d, 2, "Capture facts");
     const char *t = rep_template("facts.md", NULL);
     if (t)
         rep_raw(d, t);
@@ -248,8 +248,9 @@ int rep_analysis_markdown_part(const an_analysis *const *a, const char *const *l
         cp[i] = a[i]->cap;
     }
     if (part == 0) {
-        header(d, a, labels, n, meta);
-        capture_facts(d, a, labels, n);
+        header(d, a, labels, n);
+        capture_facts(d, a, labels, n, meta);
+        rep_md_findings(d, a, labels, n);
         rep_md_states(d, st, labels, n);
         rep_md_classes(d, cl, labels, n);
         rep_md_stalls(d, sl, labels, n);
@@ -258,10 +259,10 @@ int rep_analysis_markdown_part(const an_analysis *const *a, const char *const *l
         rep_md_hotspots(d, hs, labels, n);
     } else {
         rep_md_waits(d, wt, labels, n);
+        rep_md_wait_classes(d, a, labels, n);
         rep_md_hidden(d, hd, labels, n);
         rep_md_phases(d, ph, labels, n);
         rep_md_sources(d, so, labels, n);
-        rep_md_findings(d, a, labels, n);
         rep_md_advice(d, ad, cp, labels, n);
         files_section(d, a, labels, n, meta);
     }

@@ -60,6 +60,7 @@ void rep_jw_advice(rep_jw *w, const char *key, const an_advice *r);
 struct an_analysis;
 void rep_md_summary(rep_doc *d, const struct an_analysis *const *a, const char *const *labels, size_t n);
 void rep_md_findings(rep_doc *d, const struct an_analysis *const *a, const char *const *labels, size_t n);
+void rep_md_wait_classes(rep_doc *d, const struct an_analysis *const *a, const char *const *labels, size_t n);
 void rep_jw_findings(rep_jw *w, const char *key, const struct an_analysis *a);
 /* ---- end summary and findings ---- */
 
