@@ -48,8 +48,21 @@ static void first_operand(const char *isa, char *out, size_t cap)
     out[n] = '\0';
 }
 
-/* The base operand (second) of an s_load. */
-static int base_is_s01(const char *isa)
+/* An SGPR operand: "s5" or "s[4:5]" into [lo, hi]; 0 when not one. */
+static int sgpr_range(const char *op, unsigned *lo, unsigned *hi)
+{
+    if (sscanf(op, "s[%u:%u]", lo, hi) == 2)
+        return 1;
+    char rest;
+    if (sscanf(op, "s%u%c", lo, &rest) == 1) {
+        *hi = *lo;
+        return 1;
+    }
+    return 0;
+}
+
+/* The base operand (second) of an s_load, as an SGPR range. */
+static int load_base(const char *isa, unsigned *lo, unsigned *hi)
 {
     const char *s = isa ? strchr(isa, ',') : NULL;
     if (!s)
@@ -57,12 +70,19 @@ static int base_is_s01(const char *isa)
     s++;
     while (*s == ' ')
         s++;
-    return strncmp(s, "s[0:1]", 6) == 0;
+    char op[32];
+    size_t n = strcspn(s, ", ");
+    if (n >= sizeof op)
+        return 0;
+    memcpy(op, s, n);
+    op[n] = '\0';
+    return sgpr_range(op, lo, hi);
 }
 
-/* Does the row write s0 or s1 (its first operand is an SGPR range
- * covering them, for instructions whose first operand is a destination)? */
-static int writes_s01(const kr_code_row *r)
+/* Does the row write an SGPR in [lo, hi] (its first operand is an SGPR
+ * range overlapping it, for instructions whose first operand is a
+ * destination)? */
+static int writes_sgprs(const kr_code_row *r, unsigned lo, unsigned hi)
 {
     const char *m = r->mnemonic ? r->mnemonic : "";
     static const char *const no_dest[] = {"s_cmp", "s_bitcmp", "s_store", "s_buffer_store", "s_cbranch",
@@ -78,12 +98,8 @@ static int writes_s01(const kr_code_row *r)
     }
     char op[32];
     first_operand(r->isa, op, sizeof op);
-    if (strcmp(op, "s0") == 0 || strcmp(op, "s1") == 0)
-        return 1;
-    unsigned lo, hi;
-    if (sscanf(op, "s[%u:%u]", &lo, &hi) == 2)
-        return lo <= 1;
-    return 0;
+    unsigned a, b;
+    return sgpr_range(op, &a, &b) && a <= hi && b >= lo;
 }
 
 an_wclass an_wclass_of_row(const kr_capture *c, uint32_t row)
@@ -94,12 +110,15 @@ an_wclass an_wclass_of_row(const kr_capture *c, uint32_t row)
     const char *m = r->mnemonic ? r->mnemonic : "";
     switch (r->cls) {
     case KR_CLASS_SMEM:
-        if (starts(m, "s_load") && base_is_s01(r->isa)) {
+        /* a base the kernel has not written before this load is a pointer
+         * set at launch: the kernel arguments (or the dispatch packet) */
+        unsigned lo, hi;
+        if (starts(m, "s_load") && load_base(r->isa, &lo, &hi)) {
             for (uint32_t i = row; i-- > 0;) {
                 const kr_code_row *p = &c->rows[i];
                 if (p->is_label)
                     return AN_WC_KERNARG;
-                if (writes_s01(p))
+                if (writes_sgprs(p, lo, hi))
                     return AN_WC_SMEM;
             }
             return AN_WC_KERNARG;
@@ -290,14 +309,38 @@ static const char *isa(const kr_capture *c, uint32_t r) { return r < c->nrows &&
 
 static uint64_t wave_insts(const kr_wave *w) { return w->num_insts > w->ninsts ? w->num_insts : w->ninsts; }
 
+/* The label row of the kernel whose rows ran the most (a code object may
+ * hold several kernels; only the traced one matters), UINT32_MAX none. */
+static uint32_t traced_kernel(const kr_capture *c)
+{
+    uint32_t best = UINT32_MAX, cur = UINT32_MAX;
+    uint64_t best_hit = 0, hit = 0;
+    for (size_t i = 0; i <= c->nrows; i++) {
+        if (i == c->nrows || c->rows[i].is_label) {
+            if (cur != UINT32_MAX && (best == UINT32_MAX || hit > best_hit)) {
+                best = cur;
+                best_hit = hit;
+            }
+            if (i == c->nrows)
+                break;
+            cur = (uint32_t)i;
+            hit = 0;
+            continue;
+        }
+        hit += c->rows[i].hit;
+    }
+    return best;
+}
+
 static void coverage(fb *b, const an_analysis *a)
 {
     const kr_capture *c = a->cap;
+    uint32_t kernel = traced_kernel(c);
     uint64_t rows = 0, ran = 0, mf = 0, mf_ran = 0, lds = 0, lds_ran = 0;
     uint32_t first_dead = UINT32_MAX;
     for (size_t i = 0; i < c->nrows; i++) {
         const kr_code_row *r = &c->rows[i];
-        if (r->is_label)
+        if (r->is_label || (kernel != UINT32_MAX && r->kernel != kernel))
             continue;
         rows++;
         ran += r->hit > 0;
@@ -315,17 +358,23 @@ static void coverage(fb *b, const an_analysis *a)
     uint32_t dead_loop = UINT32_MAX;
     for (size_t i = 0; i < a->phases.nloops; i++) {
         const an_loop *l = &a->phases.loops[i];
+        if (kernel != UINT32_MAX && l->kernel != kernel)
+            continue;
         if (l->iterations || l->waves_entered)
             loops_ran++;
         else if (l->depth == 0 && (dead_loop == UINT32_MAX ||
                                    l->tail - l->head > a->phases.loops[dead_loop].tail - a->phases.loops[dead_loop].head))
             dead_loop = (uint32_t)i;
     }
-    if (!rows || !c->nwaves)
+    if (!rows || !c->nwaves || !ran)
         return;
     double share = (double)ran / (double)rows;
-    int no_mf = mf && !mf_ran, no_lds = lds && !lds_ran;
-    int no_loop = a->phases.nloops && !loops_ran;
+    int no_mf = mf >= AN_FIND_COVERAGE_CLASS_ROWS && !mf_ran;
+    int no_lds = lds >= AN_FIND_COVERAGE_CLASS_ROWS && !lds_ran;
+    /* no loop ran, and the largest is a real part of the code */
+    int no_loop = !loops_ran && dead_loop != UINT32_MAX &&
+                  (double)(a->phases.loops[dead_loop].tail - a->phases.loops[dead_loop].head + 1) >=
+                      AN_FIND_COVERAGE_LOOP * (double)rows;
     if (share >= AN_FIND_COVERAGE_ROWS && !no_mf && !no_lds && !no_loop)
         return;
     an_finding *it = add(b, "low_coverage", "warning", AN_FIND_COVERAGE_ROWS);
@@ -334,7 +383,7 @@ static void coverage(fb *b, const an_analysis *a)
     fig(it, "instruction_rows", (double)rows);
     char why[256] = "";
     size_t wl = 0;
-    if (no_loop && dead_loop != UINT32_MAX) {
+    if (no_loop) {
         const an_loop *l = &a->phases.loops[dead_loop];
         wl += (size_t)snprintf(why + wl, sizeof why - wl, "; no loop ran (the largest, vaddr %" PRIu64 "-%" PRIu64
                                ", %u rows, never entered)", c->rows[l->head].vaddr, c->rows[l->tail].vaddr,

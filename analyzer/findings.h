@@ -10,8 +10,9 @@
  * producer's class; the unattributed rest of a wait to "unlinked". Stall
  * of s_barrier rows is the "barrier" class. Producer classes, by the row's
  * text:
- *   kernarg    an s_load* whose base is s[0:1] (the kernel-argument
- *              pointer) before any row of the kernel writes s0 or s1
+ *   kernarg    an s_load* whose base SGPRs no earlier row of the kernel
+ *              writes: a pointer set at launch, the kernel-argument
+ *              pointer (usually s[0:1]) or the dispatch packet
  *   smem       any other scalar memory instruction
  *   crosslane  ds_bpermute, ds_permute, ds_swizzle (lane exchange through
  *              the LDS crossbar; v_permlane* is VALU and never waited on)
@@ -44,6 +45,8 @@ struct an_analysis;
 
 /* Thresholds (docs/findings.md says why each is where it is). */
 #define AN_FIND_COVERAGE_ROWS 0.5        /* executed / instruction rows below this */
+#define AN_FIND_COVERAGE_LOOP 0.2        /* or no loop ran, the largest holding >= this share of rows */
+#define AN_FIND_COVERAGE_CLASS_ROWS 8    /* or >= this many MFMA (or LDS) rows, none ran */
 #define AN_FIND_EARLY_RATIO 0.25         /* a wave ran < this × the longest wave's instructions */
 #define AN_FIND_EARLY_WAVES 0.5          /* ... and at least this share of the waves did */
 #define AN_FIND_OUTLIER_RATIO 1.5        /* dispatch time vs median, either way */

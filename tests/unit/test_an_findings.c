@@ -159,6 +159,68 @@ static void kernarg(void)
     tb_free(&c);
 }
 
+/* kernarg from another launch-time pointer (s[2:3] when s[0:1] holds the
+ * dispatch packet): the base is written by no earlier row */
+static void kernarg_other_base(void)
+{
+    static const tb_row x[] = {
+        {"; k", 0},
+        {"s_load_dword s4, s[2:3], 0x10", 0},
+        {"s_waitcnt lgkmcnt(0)", 8},
+        {"s_endpgm", 12},
+    };
+    static const uint32_t pr[] = {1, 2, 3};
+    path p[1] = {{pr, 3}};
+    uint32_t st[4] = {0, 0, 400, 0};
+    kr_capture c;
+    build(&c, x, 4, p, 1, st);
+    an_analysis a = run(&c);
+    T_EQ_U64(a.findings.wclass_stall[AN_WC_KERNARG], 400);
+    T_CHECK(fired(&a, "kernarg_wait") != NULL);
+    an_analysis_free(&a);
+    tb_free(&c);
+}
+
+/* ---- low_coverage from a loop that never ran: only a real part of the code ---- */
+static void dead_loop(void)
+{
+    static tb_row x[12];
+    x[0] = (tb_row){"; k", 0};
+    for (int i = 1; i <= 9; i++)
+        x[i] = (tb_row){"v_add_f32_e32 v1, v1, v1", (uint64_t)(4 * (i - 1))};
+    x[11] = (tb_row){"s_endpgm", 40};
+    uint32_t st[12] = {0};
+    st[1] = 8;
+    for (int big = 0; big < 2; big++) {
+        /* small: a 2-row loop (rows 9-10, 18 % of 11 rows) never entered, 9
+         * of 11 rows ran: silent; big: a 4-row loop (rows 7-10, 36 %)
+         * never entered, 7 of 11 rows (64 % >= 50 %) ran: fires */
+        x[10] = (tb_row){big ? "s_cbranch_scc1 65532" : "s_cbranch_scc1 65534", 36};
+        static uint32_t pr[12];
+        size_t n = 0;
+        for (uint32_t r = 1; r <= (big ? 6u : 8u); r++)
+            pr[n++] = r;
+        pr[n++] = 11;
+        path p[1] = {{pr, n}};
+        kr_capture c;
+        build(&c, x, 12, p, 1, st);
+        an_analysis a = run(&c);
+        T_EQ_U64(a.phases.nloops, 1);
+        const an_finding *f = fired(&a, "low_coverage");
+        if (big) {
+            T_CHECK(f != NULL);
+            if (f) {
+                T_NEAR(f->figs[0].value, 7.0 / 11.0, 1e-12);
+                T_EQ_U64(f->rows[0], 7);         /* the loop's head */
+            }
+        } else {
+            T_CHECK(f == NULL);
+        }
+        an_analysis_free(&a);
+        tb_free(&c);
+    }
+}
+
 /* ---- crosslane_wait: lgkmcnt on ds_bpermute vs ds_read ---- */
 static void crosslane(void)
 {
@@ -570,6 +632,8 @@ static void trace(void)
 int main(void)
 {
     kernarg();
+    kernarg_other_base();
+    dead_loop();
     crosslane();
     nop();
     narrow();
