@@ -109,7 +109,7 @@ an_wclass an_wclass_of_row(const kr_capture *c, uint32_t row)
     const kr_code_row *r = &c->rows[row];
     const char *m = r->mnemonic ? r->mnemonic : "";
     switch (r->cls) {
-    case KR_CLASS_SMEM:
+    case KR_CLASS_SMEM: {
         /* a base the kernel has not written before this load is a pointer
          * set at launch: the kernel arguments (or the dispatch packet) */
         unsigned lo, hi;
@@ -124,6 +124,7 @@ an_wclass an_wclass_of_row(const kr_capture *c, uint32_t row)
             return AN_WC_KERNARG;
         }
         return AN_WC_SMEM;
+    }
     case KR_CLASS_LDS:
         if (starts(m, "ds_bpermute") || starts(m, "ds_permute") || starts(m, "ds_swizzle"))
             return AN_WC_CROSSLANE;
