@@ -261,13 +261,13 @@ typedef struct {
     int oom;
 } fb;
 
-static an_finding *add(fb *b, const char *code, const char *severity, double threshold)
+static an_rule *add(fb *b, const char *code, const char *severity, double threshold)
 {
     if (b->oom)
         return NULL;
     if (b->f->n == b->cap) {
         size_t ncap = b->cap ? 2 * b->cap : 8;
-        an_finding *x = realloc(b->f->items, ncap * sizeof *x);
+        an_rule *x = realloc(b->f->items, ncap * sizeof *x);
         if (!x) {
             b->oom = 1;
             return NULL;
@@ -275,7 +275,7 @@ static an_finding *add(fb *b, const char *code, const char *severity, double thr
         b->f->items = x;
         b->cap = ncap;
     }
-    an_finding *it = &b->f->items[b->f->n++];
+    an_rule *it = &b->f->items[b->f->n++];
     memset(it, 0, sizeof *it);
     it->code = code;
     it->severity = severity;
@@ -283,19 +283,19 @@ static an_finding *add(fb *b, const char *code, const char *severity, double thr
     return it;
 }
 
-static void fig(an_finding *it, const char *name, double v)
+static void fig(an_rule *it, const char *name, double v)
 {
     if (it && it->nfigs < AN_FIND_FIGS)
         it->figs[it->nfigs++] = (an_fig){name, v};
 }
 
-static void row(an_finding *it, uint32_t r)
+static void row(an_rule *it, uint32_t r)
 {
     if (it && it->nrows < AN_FIND_ROWS)
         it->rows[it->nrows++] = r;
 }
 
-static void msg(fb *b, an_finding *it, char *m)
+static void msg(fb *b, an_rule *it, char *m)
 {
     if (!it) {
         free(m);
@@ -378,7 +378,7 @@ static void coverage(fb *b, const an_analysis *a)
                       AN_FIND_COVERAGE_LOOP * (double)rows;
     if (share >= AN_FIND_COVERAGE_ROWS && !no_mf && !no_lds && !no_loop)
         return;
-    an_finding *it = add(b, "low_coverage", "warning", AN_FIND_COVERAGE_ROWS);
+    an_rule *it = add(b, "low_coverage", "warning", AN_FIND_COVERAGE_ROWS);
     fig(it, "executed_row_share", share);
     fig(it, "executed_rows", (double)ran);
     fig(it, "instruction_rows", (double)rows);
@@ -423,7 +423,7 @@ static void early_exit(fb *b, const an_analysis *a)
     double share = (double)nshort / (double)c->nwaves;
     if (!mx || share < AN_FIND_EARLY_WAVES)
         return;
-    an_finding *it = add(b, "early_exit", "warning", AN_FIND_EARLY_WAVES);
+    an_rule *it = add(b, "early_exit", "warning", AN_FIND_EARLY_WAVES);
     fig(it, "short_wave_share", share);
     fig(it, "short_waves", (double)nshort);
     fig(it, "short_wave_max_instructions", (double)short_max);
@@ -440,7 +440,7 @@ static void outlier(fb *b, const an_analysis *a)
     if (!r->time_outlier)
         return;
     double ratio = (double)r->time_outlier_ns / (double)r->time_median_ns;
-    an_finding *it = add(b, "dispatch_time_outlier", "warning", AN_FIND_OUTLIER_RATIO);
+    an_rule *it = add(b, "dispatch_time_outlier", "warning", AN_FIND_OUTLIER_RATIO);
     fig(it, "ratio_to_median", ratio);
     fig(it, "dispatch_time_ns", (double)r->time_outlier_ns);
     fig(it, "median_time_ns", (double)r->time_median_ns);
@@ -458,7 +458,7 @@ static void grid(fb *b, const an_analysis *a)
         return;
     int below_cus = s->cu_count > 0 && s->workgroups < s->cu_count;
     double fill = (double)s->workgroups / (double)s->slots;
-    an_finding *it = add(b, "grid_underfill", below_cus ? "warning" : "info", 1.0);
+    an_rule *it = add(b, "grid_underfill", below_cus ? "warning" : "info", 1.0);
     fig(it, "slot_fill", fill);
     fig(it, "workgroups", (double)s->workgroups);
     fig(it, "cus", (double)s->cu_count);
@@ -532,7 +532,7 @@ static void narrow(fb *b, const an_analysis *a)
     if (!nhits || (ishare < AN_FIND_NARROW_INSTS && sshare < AN_FIND_NARROW_STALL))
         return;
     int by_insts = ishare >= AN_FIND_NARROW_INSTS;
-    an_finding *it = add(b, "narrow_access", "info", by_insts ? AN_FIND_NARROW_INSTS : AN_FIND_NARROW_STALL);
+    an_rule *it = add(b, "narrow_access", "info", by_insts ? AN_FIND_NARROW_INSTS : AN_FIND_NARROW_STALL);
     fig(it, by_insts ? "narrow_execution_share" : "narrow_stall_share", by_insts ? ishare : sshare);
     fig(it, by_insts ? "narrow_stall_share" : "narrow_execution_share", by_insts ? sshare : ishare);
     fig(it, "narrow_executions", (double)nhits);
@@ -564,7 +564,7 @@ static void nops(fb *b, const an_analysis *a)
     double share = total ? (double)k->stall / (double)total : 0;
     if (share < AN_FIND_WAIT_SHARE)
         return;
-    an_finding *it = add(b, "nop_padding", "warning", AN_FIND_WAIT_SHARE);
+    an_rule *it = add(b, "nop_padding", "warning", AN_FIND_WAIT_SHARE);
     fig(it, "nop_stall_share", share);
     fig(it, "nop_stall", (double)k->stall);
     char pairs[512] = "";
@@ -589,7 +589,7 @@ static void wait_share(fb *b, const an_analysis *a, an_wclass k, const char *cod
     double share = f->total_stall ? (double)f->wclass_stall[k] / (double)f->total_stall : 0;
     if (share < AN_FIND_WAIT_SHARE)
         return;
-    an_finding *it = add(b, code, "warning", AN_FIND_WAIT_SHARE);
+    an_rule *it = add(b, code, "warning", AN_FIND_WAIT_SHARE);
     fig(it, "stall_share", share);
     fig(it, "stall", (double)f->wclass_stall[k]);
     fig(it, "waits", (double)f->wclass_waits[k]);
@@ -605,7 +605,7 @@ static void collapse(fb *b, const an_analysis *a)
     const an_sources *s = &a->sources;
     if (!s->has_top1 || s->top1_share < AN_FIND_COLLAPSE_TOP || s->mapped_rows < AN_FIND_COLLAPSE_ROWS)
         return;
-    an_finding *it = add(b, "source_collapse", "info", AN_FIND_COLLAPSE_TOP);
+    an_rule *it = add(b, "source_collapse", "info", AN_FIND_COLLAPSE_TOP);
     fig(it, "top_line_share", s->top1_share);
     fig(it, "mapped_rows", (double)s->mapped_rows);
     fig(it, "distinct_lines", (double)s->distinct_lines);
@@ -627,7 +627,7 @@ static void spin(fb *b, const an_analysis *a)
         if (!l->iterations || !an_loop_polls(c, l->head, l->tail))
             continue;
         double share = ph->total_time ? (double)(l->latency + l->idle) / (double)ph->total_time : 0;
-        an_finding *it = add(b, "spin_loop", share >= AN_FIND_WAIT_SHARE ? "warning" : "info", 0);
+        an_rule *it = add(b, "spin_loop", share >= AN_FIND_WAIT_SHARE ? "warning" : "info", 0);
         fig(it, "time_share", share);
         fig(it, "waves_entered", (double)l->waves_entered);
         fig(it, "iterations", (double)l->iterations);
@@ -649,7 +649,7 @@ static void inputs(fb *b, const an_analysis *a)
     const an_totals *t = &a->totals;
     if (t->records_unknown) {
         double share = t->records ? (double)t->records_unknown / (double)t->records : 0;
-        an_finding *it = add(b, "unknown_pc", share >= 0.01 ? "warning" : "info", 0);
+        an_rule *it = add(b, "unknown_pc", share >= 0.01 ? "warning" : "info", 0);
         fig(it, "records_unknown", (double)t->records_unknown);
         fig(it, "records", (double)t->records);
         msg(b, it, kr_strdupf("%" PRIu64 " of %" PRIu64 " wave records (%.2f %%) name no code.json row (line 0 or an "
@@ -658,7 +658,7 @@ static void inputs(fb *b, const an_analysis *a)
     }
     uint64_t placed = t->records - t->records_unknown;
     if (t->records && placed != t->hit) {
-        an_finding *it = add(b, "sums_mismatch", "warning", 0);
+        an_rule *it = add(b, "sums_mismatch", "warning", 0);
         fig(it, "code_hit", (double)t->hit);
         fig(it, "records_with_row", (double)placed);
         msg(b, it, kr_strdupf("code.json's Hit column sums to %" PRIu64 " but the wave files hold %" PRIu64
@@ -721,7 +721,7 @@ static int add_action(an_findings *f, const char *code, double share, uint64_t c
     return 0;
 }
 
-static const an_finding *find(const an_findings *f, const char *code)
+static const an_rule *find(const an_findings *f, const char *code)
 {
     for (size_t i = 0; i < f->n; i++)
         if (strcmp(f->items[i].code, code) == 0)
@@ -754,7 +754,7 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
     static const char *const rep_codes[] = {"low_coverage", "early_exit", "unknown_pc", "sums_mismatch"};
     f->representative = 1;
     for (size_t i = 0; i < sizeof rep_codes / sizeof rep_codes[0]; i++) {
-        const an_finding *x = find(f, rep_codes[i]);
+        const an_rule *x = find(f, rep_codes[i]);
         if (x && strcmp(x->severity, "warning") == 0 && f->representative) {
             f->representative = 0;
             f->capture_text = kr_strdupf("not representative (`%s`): %s", x->code, x->message);
@@ -776,13 +776,17 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
     /* Stall groups. */
     group g[AN_WC_COUNT + 3];
     size_t ng = 0;
+    static const char *const waits_on[AN_WC_COUNT] = {
+        "waits on kernel-argument loads", "waits on scalar memory loads", "waits on LDS data",
+        "waits on cross-lane operations", "waits on vector memory loads", "waits on stores",
+        "waits at workgroup barriers", "", ""};
     for (int w = 0; w < AN_WC_COUNT; w++)
         if (w != AN_WC_UNLINKED && w != AN_WC_OTHER)
-            g[ng++] = (group){an_wclass_id((an_wclass)w), f->wclass_stall[w], an_wclass_name((an_wclass)w)};
+            g[ng++] = (group){an_wclass_id((an_wclass)w), f->wclass_stall[w], waits_on[w]};
     g[ng++] = (group){"nop", f->nop_stall, "s_nop hazard padding"};
-    g[ng++] = (group){"alu_dep", f->alu_stall, has_mfma ? "ALU / MFMA results (dependency stalls)"
-                                                        : "ALU results (dependency stalls)"};
-    g[ng++] = (group){"mem_issue", f->issue_stall, "memory-instruction issue (queue back-pressure)"};
+    g[ng++] = (group){"alu_dep", f->alu_stall, has_mfma ? "dependency stalls on ALU / MFMA results"
+                                                        : "dependency stalls on ALU results"};
+    g[ng++] = (group){"mem_issue", f->issue_stall, "stalls issuing memory instructions"};
     size_t best = 0;
     for (size_t i = 1; i < ng; i++)
         if (g[i].stall > g[best].stall)
@@ -814,9 +818,27 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
     } else if (total && g[best].stall) {
         f->bound = g[best].code;
         f->bound_share = (double)g[best].stall / (double)total;
-        f->bound_text = kr_strdupf("Latency, mostly of %s: waves wait or stall %.1f %% of their time, and %.1f %% of the "
-                             "stall cycles (%" PRIu64 " of %" PRIu64 ") wait on %s, the largest group.", g[best].what,
-                             100.0 * waiting, 100.0 * f->bound_share, g[best].stall, total, g[best].what);
+        /* the runners-up too, so that a spread is not read as one cause */
+        size_t order[AN_WC_COUNT + 3];
+        for (size_t i = 0; i < ng; i++) {
+            size_t j = i;
+            while (j > 0 && g[order[j - 1]].stall < g[i].stall) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = i;
+        }
+        kr_buf b;
+        kr_buf_init(&b);
+        kr_buf_printf(&b, "Latency%s%s: waves wait or stall %.1f %% of their time; of the %" PRIu64 " stall cycles, "
+                      "%.1f %% are %s", f->bound_share >= 0.5 ? ", mostly " : "",
+                      f->bound_share >= 0.5 ? g[best].what : "", 100.0 * waiting, total, 100.0 * f->bound_share,
+                      g[best].what);
+        for (size_t k = 1; k < 3 && k < ng && g[order[k]].stall; k++)
+            kr_buf_printf(&b, ", %.1f %% %s", pct(g[order[k]].stall, total), g[order[k]].what);
+        kr_buf_puts(&b, ".");
+        f->bound_text = b.oom ? NULL : strdup(kr_buf_cstr(&b));
+        kr_buf_free(&b);
     } else {
         f->bound = "unknown";
         f->bound_text = kr_strdupf("Cannot tell: the capture has no stall cycles and no speed-of-light figures.");
@@ -882,7 +904,7 @@ static int summary(an_findings *f, const an_analysis *a, uint32_t top[AN_WC_COUN
         if (t)
             rc = add_action(f, code, share, g[i].stall, t, rows ? rows : (const uint32_t[3]){0}, rows ? nrows : 0);
     }
-    const an_finding *gf = find(f, "grid_underfill");
+    const an_rule *gf = find(f, "grid_underfill");
     if (!rc && gf && s->slots > 0) {
         double idle = 1.0 - (double)s->workgroups / (double)s->slots;
         rc = add_action(f, "grid_underfill", idle, 0,

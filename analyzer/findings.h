@@ -21,7 +21,7 @@
  *   store      a vector memory or flat store
  *   other      messages and everything else
  *
- * Findings (an_finding.code), each with the figure that fired it and its
+ * Findings (an_rule.code), each with the figure that fired it and its
  * threshold (the AN_FIND_* constants below):
  *   low_coverage, early_exit, dispatch_time_outlier, grid_underfill,
  *   narrow_access, nop_padding, kernarg_wait, crosslane_wait,
@@ -74,7 +74,8 @@ typedef struct an_fig {
     double value;
 } an_fig;
 
-typedef struct an_finding {
+/* One finding that fired (a rule and its evidence). */
+typedef struct an_rule {
     const char *code;
     const char *severity;                  /* "warning" or "info" */
     char *message;                         /* one sentence with the figures (malloc) */
@@ -83,7 +84,7 @@ typedef struct an_finding {
     double threshold;
     uint32_t rows[AN_FIND_ROWS];           /* evidence rows (code-table indices) */
     size_t nrows;
-} an_finding;
+} an_rule;
 
 typedef struct an_action {
     const char *code;                      /* the finding, wait class or stall group it acts on */
@@ -101,7 +102,7 @@ typedef struct an_findings {
     uint64_t wclass_waits[AN_WC_COUNT];    /* wait rows whose top class it is */
     uint32_t wclass_top[AN_WC_COUNT];      /* producer (or barrier) row with the most stall, UINT32_MAX */
     uint64_t nop_stall, alu_stall, issue_stall;
-    an_finding *items;
+    an_rule *items;
     size_t n;
     const char *bound;                     /* bound code */
     char *bound_text;                      /* one sentence (malloc) */

@@ -255,7 +255,7 @@ int cmd_analyze(int argc, char **argv)
         analyzed++;
         /* Input inconsistencies are warned on stderr as well, naming the files. */
         for (size_t k = 0; !o.quiet && k < res[i].findings.n; k++) {
-            const an_finding *f = &res[i].findings.items[k];
+            const an_rule *f = &res[i].findings.items[k];
             if (strcmp(f->code, "unknown_pc") == 0 || strcmp(f->code, "sums_mismatch") == 0)
                 fprintf(stderr, "kreport analyze: warning: %s/code.json and its wave files: %s [%s]\n", dirs[i],
                         f->message ? f->message : "", f->code);

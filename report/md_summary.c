@@ -84,7 +84,7 @@ void rep_md_findings(rep_doc *d, const an_analysis *const *a, const char *const 
         if (f->n) {
             rep_table *t = rep_table_new(d, "llrrl", "code", "severity", "figure", "threshold", "finding", NULL);
             for (size_t k = 0; k < f->n; k++) {
-                const an_finding *x = &f->items[k];
+                const an_rule *x = &f->items[k];
                 char v[32], th[32];
                 kr_buf rows;
                 kr_buf_init(&rows);
@@ -171,7 +171,7 @@ void rep_jw_findings(rep_jw *w, const char *key, const an_analysis *a)
     rep_jw_end(w);
     rep_jw_arr(w, "findings");
     for (size_t i = 0; i < f->n; i++) {
-        const an_finding *x = &f->items[i];
+        const an_rule *x = &f->items[i];
         rep_jw_obj(w, NULL);
         rep_jw_str(w, "code", x->code);
         rep_jw_str(w, "severity", x->severity);

@@ -68,7 +68,7 @@ static an_analysis run(kr_capture *c)
     return a;
 }
 
-static const an_finding *fired(const an_analysis *a, const char *code)
+static const an_rule *fired(const an_analysis *a, const char *code)
 {
     for (size_t i = 0; i < a->findings.n; i++)
         if (strcmp(a->findings.items[i].code, code) == 0)
@@ -104,7 +104,7 @@ static void kernarg(void)
     uint32_t st[7] = {0, 0, 400, 0, 40, 0, 0};
     build(&c, kprog, 7, p, 2, st);
     an_analysis a = run(&c);
-    const an_finding *f = fired(&a, "kernarg_wait");
+    const an_rule *f = fired(&a, "kernarg_wait");
     T_CHECK(f != NULL);
     if (f) {
         T_EQ_STR(f->figs[0].name, "stall_share");
@@ -206,7 +206,7 @@ static void dead_loop(void)
         build(&c, x, 12, p, 1, st);
         an_analysis a = run(&c);
         T_EQ_U64(a.phases.nloops, 1);
-        const an_finding *f = fired(&a, "low_coverage");
+        const an_rule *f = fired(&a, "low_coverage");
         if (big) {
             T_CHECK(f != NULL);
             if (f) {
@@ -251,7 +251,7 @@ static void crosslane(void)
     kr_capture c;
     build(&c, x, 7, p, 1, st);
     an_analysis a = run(&c);
-    const an_finding *f = fired(&a, "crosslane_wait");
+    const an_rule *f = fired(&a, "crosslane_wait");
     T_CHECK(f != NULL);
     if (f) {
         T_NEAR(f->figs[0].value, 0.2, 1e-9);
@@ -289,7 +289,7 @@ static void nop(void)
     kr_capture c;
     build(&c, x, 5, p, 1, st);
     an_analysis a = run(&c);
-    const an_finding *f = fired(&a, "nop_padding");
+    const an_rule *f = fired(&a, "nop_padding");
     T_CHECK(f != NULL);
     if (f) {
         T_NEAR(f->figs[0].value, 0.75, 1e-9);
@@ -343,7 +343,7 @@ static void narrow(void)
     kr_capture c;
     build(&c, x, 5, p, 1, st);
     an_analysis a = run(&c);
-    const an_finding *f = fired(&a, "narrow_access");
+    const an_rule *f = fired(&a, "narrow_access");
     T_CHECK(f != NULL);
     if (f) {
         T_EQ_STR(f->figs[0].name, "narrow_execution_share");
@@ -388,7 +388,7 @@ static void early(void)
     kr_capture c;
     build(&c, eprog, 14, p, 4, st);
     an_analysis a = run(&c);
-    const an_finding *f = fired(&a, "early_exit");
+    const an_rule *f = fired(&a, "early_exit");
     T_CHECK(f != NULL);
     if (f) {
         T_NEAR(f->figs[0].value, 0.75, 0);
@@ -462,7 +462,7 @@ static void spin(void)
     build(&c, sprog, 13, p, 2, st);
     an_analysis a = run(&c);
     T_EQ_U64(a.phases.nloops, 2);
-    const an_finding *f = fired(&a, "spin_loop");
+    const an_rule *f = fired(&a, "spin_loop");
     T_CHECK(f != NULL);
     if (f) {
         T_EQ_U64(f->rows[0], 1);
@@ -522,7 +522,7 @@ static void collapse(void)
             c.rows[i].source = "k.py";
         }
         an_analysis a = run(&c);
-        const an_finding *f = fired(&a, "source_collapse");
+        const an_rule *f = fired(&a, "source_collapse");
         if (round == 0) {
             T_CHECK(f != NULL);
             if (f)
@@ -550,7 +550,7 @@ static void inputs(void)
     c.waves[0].insts[2].row = KR_ROW_NONE;
     c.rows[2].hit--;                            /* code.json agrees */
     a = run(&c);
-    const an_finding *f = fired(&a, "unknown_pc");
+    const an_rule *f = fired(&a, "unknown_pc");
     T_CHECK(f != NULL);
     if (f)
         T_NEAR(f->figs[0].value, 1, 0);
@@ -597,7 +597,7 @@ static void trace(void)
         c.kernel_trace = &trace;
         c.agent_info = &ai;
         an_analysis a = run(&c);
-        const an_finding *o = fired(&a, "dispatch_time_outlier"), *g = fired(&a, "grid_underfill");
+        const an_rule *o = fired(&a, "dispatch_time_outlier"), *g = fired(&a, "grid_underfill");
         if (round == 0) {
             /* 5000 ns vs the median 1000 of 5 dispatches of the same grid */
             T_CHECK(o != NULL);
