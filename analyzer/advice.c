@@ -2,12 +2,12 @@
 #include "analyzer/advice.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
+#include "analyzer/findings.h"
 #include "common/err.h"
 
 typedef struct {
@@ -44,22 +44,6 @@ static const stall_rule stall_rules[] = {
      "Spread memory instructions between ALU work instead of issuing them in bursts, "
      "or use wider accesses (fewer instructions for the same bytes)."},
 };
-
-static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dupf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = malloc((size_t)(n < 0 ? 0 : n) + 1);
-    if (!s)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
 
 static void item_free(an_advice_item *it)
 {
@@ -108,6 +92,45 @@ static void describe_row(kr_buf *b, const kr_capture *c, uint32_t row, uint64_t 
 
 
 
+/* Executed rows of a class (and, for LDS, not a cross-lane step). */
+static int ran(const kr_capture *c, kr_class cls, int lds_data)
+{
+    for (size_t i = 0; i < c->nrows; i++) {
+        const kr_code_row *r = &c->rows[i];
+        if (r->cls != cls || !r->hit)
+            continue;
+        if (lds_data && an_wclass_of_row(c, (uint32_t)i) != AN_WC_LDS)
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* The rule's action where its premise holds in this kernel: no LDS advice
+ * without LDS data instructions, no MFMA wording without MFMA. */
+static const char *premise_action(const kr_capture *c, const stall_rule *rule)
+{
+    if (strcmp(rule->id, "lgkm_wait") == 0) {
+        int lds = ran(c, KR_CLASS_LDS, 1), smem = ran(c, KR_CLASS_SMEM, 0);
+        if (!lds)
+            return smem ? "Batch the scalar (kernel-argument) loads before one wait and put work that needs none "
+                          "of them between the loads and the wait; cross-lane steps (ds_bpermute, ds_swizzle) "
+                          "are cheaper when fewer and wider. The Findings section splits these waits by producer."
+                        : "Fewer, wider cross-lane steps, batched before one wait. The Findings section splits "
+                          "these waits by producer.";
+        if (!smem)
+            return "Issue the LDS reads earlier and batch them before one wait; double-buffer LDS so reads of the "
+                   "next tile overlap compute on this one.";
+    }
+    if (strcmp(rule->id, "barrier") == 0 && !ran(c, KR_CLASS_LDS, 1))
+        return "Balance the work between the waves of a workgroup, or remove barriers from the hot loop "
+               "(split producer and consumer waves).";
+    if (strcmp(rule->id, "nop") == 0 && !ran(c, KR_CLASS_MATRIX, 0))
+        return "Interleave independent instructions between the VALU producers and their readers (such as "
+               "v_cmp and v_cndmask) so the compiler needs fewer wait states.";
+    return rule->action;
+}
+
 static int stall_rule_item(const kr_capture *c, const an_stalls *st, const stall_rule *rule,
                            an_advice_item *it)
 {
@@ -146,8 +169,11 @@ static int stall_rule_item(const kr_capture *c, const an_stalls *st, const stall
     }
     it->cycles = cycles;
     it->share = share;
-    it->title = dupf("%.1f %% of stall cycles are %s", 100.0 * share, rule->what);
-    it->action = dupf("%s", rule->action);
+    /* no MFMA wording without MFMA */
+    const char *what = strcmp(rule->id, "alu_dep") == 0 && !ran(c, KR_CLASS_MATRIX, 0)
+                           ? "stalls of ALU instructions on earlier results" : rule->what;
+    it->title = kr_strdupf("%.1f %% of stall cycles are %s", 100.0 * share, what);
+    it->action = kr_strdupf("%s", premise_action(c, rule));
     kr_buf b;
     kr_buf_init(&b);
     kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " stall cycles", cycles, st->total_stall);
@@ -206,28 +232,34 @@ int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_sta
         an_advice_item it = {0};
         it.id = "grid";
         it.share = -1;
-        it.title = dupf("The grid cannot fill the GPU: at most %" PRId64 " waves/SIMD resident, "
+        it.title = kr_strdupf("The grid cannot fill the GPU: at most %" PRId64 " waves/SIMD resident, "
                         "below the resource limit of %u", k->grid_waves_per_simd, k->waves_per_simd);
-        it.action = dupf("Give each CU more workgroups (a larger problem, smaller workgroups or a "
+        it.action = kr_strdupf("Give each CU more workgroups (a larger problem, smaller workgroups or a "
                          "persistent-grid schedule) before tuning registers; a capture of an "
                          "underfilled grid also over-weights the prologue and tail.");
-        it.evidence = dupf("%" PRId64 " workgroups over %" PRId64 " CUs = %" PRId64
+        it.evidence = kr_strdupf("%" PRId64 " workgroups over %" PRId64 " CUs = %" PRId64
                            " per CU (limit %" PRId64 ")", k->workgroups, k->cu_count,
                            k->wg_per_cu_grid, k->wg_per_cu_limit);
         if ((rc = push(out, &cap, &it)))
             goto fail;
     }
-    if (k && occ->modelled && k->next_waves && k->next_vgpr_max >= 0 && k->limiter[AN_LIM_VGPR]) {
+    /* No register or LDS advice when the grid binds (more room per CU would
+     * stay empty). */
+    int grid_binds = k && occ->modelled && k->grid_limited;
+    if (grid_binds) {
+        /* nothing: the grid rule above says what binds */
+    } else if (k && occ->modelled && k->next_waves && k->next_vgpr_max >= 0 && k->limiter[AN_LIM_VGPR] &&
+               !k->limiter[AN_LIM_LDS]) {
         an_advice_item it = {0};
         it.id = "occupancy";
         it.share = -1;
-        it.title = dupf("Occupancy is VGPR-limited at %u waves/SIMD; %u waves/SIMD needs "
+        it.title = kr_strdupf("Occupancy is VGPR-limited at %u waves/SIMD; %u waves/SIMD needs "
                         "<= %" PRId64 " VGPRs (have %u)", k->waves_per_simd, k->next_waves,
                         k->next_vgpr_max, k->v_total);
-        it.action = dupf("Cut %" PRId64 " VGPRs (shorter live ranges, fewer prefetch registers, "
+        it.action = kr_strdupf("Cut %" PRId64 " VGPRs (shorter live ranges, fewer prefetch registers, "
                          "recompute instead of keep) if the stalls above are latency that more "
                          "resident waves would hide.", (int64_t)k->v_total - k->next_vgpr_max);
-        it.evidence = dupf("VGPR total %u (source %s), W_vgpr %d, limiter VGPR", k->v_total,
+        it.evidence = kr_strdupf("VGPR total %u (source %s), W_vgpr %d, limiter VGPR", k->v_total,
                            an_occ_source_id(k->source), k->w[AN_LIM_VGPR]);
         if ((rc = push(out, &cap, &it)))
             goto fail;
@@ -235,11 +267,11 @@ int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_sta
         an_advice_item it = {0};
         it.id = "occupancy";
         it.share = -1;
-        it.title = dupf("Occupancy is limited by %s at %u waves/SIMD",
+        it.title = kr_strdupf("Occupancy is limited by %s at %u waves/SIMD",
                         an_occ_lim_name(k->primary), k->waves_per_simd);
-        it.action = dupf("Reduce the %s use per workgroup to allow %u waves/SIMD.",
+        it.action = kr_strdupf("Reduce the %s use per workgroup to allow %u waves/SIMD.",
                          an_occ_lim_name(k->primary), k->next_waves);
-        it.evidence = dupf("W_vgpr %d, W_sgpr %d, W_lds %d, W_wg %d", k->w[AN_LIM_VGPR],
+        it.evidence = kr_strdupf("W_vgpr %d, W_sgpr %d, W_lds %d, W_wg %d", k->w[AN_LIM_VGPR],
                            k->w[AN_LIM_SGPR], k->w[AN_LIM_LDS], k->w[AN_LIM_WG]);
         if ((rc = push(out, &cap, &it)))
             goto fail;
@@ -248,11 +280,11 @@ int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_sta
         an_advice_item it = {0};
         it.id = "vgpr_report";
         it.share = -1;
-        it.title = dupf("rocprofv3 under-reported this kernel's VGPRs: %" PRId64
+        it.title = kr_strdupf("rocprofv3 under-reported this kernel's VGPRs: %" PRId64
                         " reported, the ISA uses %u", k->reported_arch_vgpr, k->isa_v);
-        it.action = dupf("Use the corrected total (%u) for occupancy decisions; rocprofv3 builds "
+        it.action = kr_strdupf("Use the corrected total (%u) for occupancy decisions; rocprofv3 builds "
                          "without the gfx950 fix report half the allocation and no AGPRs.", k->v_total);
-        it.evidence = dupf("reported arch_vgpr %" PRId64 ", accum_vgpr %" PRId64
+        it.evidence = kr_strdupf("reported arch_vgpr %" PRId64 ", accum_vgpr %" PRId64
                            ", ISA high-water mark v%u", k->reported_arch_vgpr,
                            k->reported_accum_vgpr, k->isa_v ? k->isa_v - 1 : 0);
         if ((rc = push(out, &cap, &it)))
@@ -262,10 +294,10 @@ int an_advice_compute(const kr_capture *c, const an_totals *totals, const an_sta
         an_advice_item it = {0};
         it.id = "mapping";
         it.share = -1;
-        it.title = dupf("No instruction maps to source (0/%" PRIu64 " rows)", sources->instruction_rows);
-        it.action = dupf("Rebuild the kernel with line tables (debug line info) and re-capture, "
+        it.title = kr_strdupf("No instruction maps to source (0/%" PRIu64 " rows)", sources->instruction_rows);
+        it.action = kr_strdupf("Rebuild the kernel with line tables (debug line info) and re-capture, "
                          "so hot PCs map to source lines; until then, use the PC ranges.");
-        it.evidence = dupf("the Source column of code.json is empty on every instruction row");
+        it.evidence = kr_strdupf("the Source column of code.json is empty on every instruction row");
         if ((rc = push(out, &cap, &it)))
             goto fail;
     }
@@ -299,19 +331,24 @@ static int wait_items(const kr_capture *c, const an_waits *w, an_advice *a, size
         it.share = (double)x->attributed / (double)total;
         it.rows[it.nrows++] = x->row;
         it.rows[it.nrows++] = p->row;
-        it.title = dupf("%.1f %% of stall cycles wait at %s (vaddr %" PRIu64 ") for %s (vaddr %" PRIu64 ")",
+        it.title = kr_strdupf("%.1f %% of stall cycles wait at %s (vaddr %" PRIu64 ") for %s (vaddr %" PRIu64 ")",
                         100.0 * it.share, isa_of(c, x->row), x->vaddr, isa_of(c, p->row), p->vaddr);
-        if (x->has_extra)
-            it.action = dupf("Issue the producer at vaddr %" PRIu64 " ~%" PRIu64 " cycles earlier (the exposed "
+        if (an_wclass_of_row(c, p->row) == AN_WC_KERNARG)
+            it.action = kr_strdupf("The producer at vaddr %" PRIu64 " loads a kernel argument at the kernel's entry and "
+                             "cannot issue earlier: batch the argument loads into few wide s_load and put setup that "
+                             "needs none of them before the wait at vaddr %" PRIu64 " (~%" PRIu64 " cycles exposed, "
+                             "p50).", p->vaddr, x->vaddr, x->earlier_cycles);
+        else if (x->has_extra)
+            it.action = kr_strdupf("Issue the producer at vaddr %" PRIu64 " ~%" PRIu64 " cycles earlier (the exposed "
                              "latency, p50), or place ~%" PRIu64 " independent instructions between it and the "
                              "wait at vaddr %" PRIu64 "; today it issues %" PRIu64 " instructions / %" PRIu64
                              " cycles before the wait (p50).", p->vaddr, x->earlier_cycles, x->extra_insts,
                              x->vaddr, x->dist_insts.p50, x->dist_cycles.p50);
         else
-            it.action = dupf("Issue the producer at vaddr %" PRIu64 " ~%" PRIu64 " cycles earlier (the exposed "
+            it.action = kr_strdupf("Issue the producer at vaddr %" PRIu64 " ~%" PRIu64 " cycles earlier (the exposed "
                              "latency, p50); today it issues right before the wait at vaddr %" PRIu64 ".",
                              p->vaddr, x->earlier_cycles, x->vaddr);
-        it.evidence = dupf("wait: %" PRIu64 " stall cycles over %" PRIu64 " executions, %" PRIu64
+        it.evidence = kr_strdupf("wait: %" PRIu64 " stall cycles over %" PRIu64 " executions, %" PRIu64
                            " attributed over %" PRIu64 " linked executions; this producer was waited on in %"
                            PRIu64 " of %" PRIu64 " executions and was the critical one in %" PRIu64
                            " (%" PRIu64 " stall cycles); exposed latency p10/p50/p90 %" PRIu64 "/%" PRIu64
@@ -340,12 +377,12 @@ static int loop_items(const kr_capture *c, const an_phases *ph, an_advice *a, si
         it.id = "first_iteration";
         it.share = -1;
         it.rows[it.nrows++] = m->head;
-        it.title = dupf("The first iteration of the main loop (vaddr %" PRIu64 "-%" PRIu64 ") costs %" PRIu64
+        it.title = kr_strdupf("The first iteration of the main loop (vaddr %" PRIu64 "-%" PRIu64 ") costs %" PRIu64
                         " cycles, a steady-state one %" PRIu64 " (p50)", va, vb, m->first_cost.p50,
                         m->steady_cost.p50);
-        it.action = dupf("Start the first iteration's loads in the prologue (software pipelining: load tile "
+        it.action = kr_strdupf("Start the first iteration's loads in the prologue (software pipelining: load tile "
                          "i+1 while computing tile i), so the loop is entered with its data in flight.");
-        it.evidence = dupf("%" PRIu64 " first and %" PRIu64 " steady-state iterations over %" PRIu64
+        it.evidence = kr_strdupf("%" PRIu64 " first and %" PRIu64 " steady-state iterations over %" PRIu64
                            " waves; iterations per wave min/p50/max %" PRIu64 "/%" PRIu64 "/%" PRIu64,
                            m->first_cost.n, m->steady_cost.n, m->waves_entered, m->per_wave.min,
                            m->per_wave.p50, m->per_wave.max);
@@ -364,11 +401,11 @@ static int loop_items(const kr_capture *c, const an_phases *ph, an_advice *a, si
         an_advice_item it = {0};
         it.id = "prologue";
         it.share = -1;
-        it.title = dupf("Prologue and epilogue take %.1f %% of the cycles",
+        it.title = kr_strdupf("Prologue and epilogue take %.1f %% of the cycles",
                         100.0 * (double)(pro + epi) / (double)ph->total_time);
-        it.action = dupf("Amortise the fixed cost over more loop iterations per wave (more work per "
+        it.action = kr_strdupf("Amortise the fixed cost over more loop iterations per wave (more work per "
                          "workgroup, a persistent grid), and overlap the prologue's loads with its setup.");
-        it.evidence = dupf("prologue %" PRIu64 ", epilogue %" PRIu64 ", main loop %" PRIu64 " of %" PRIu64
+        it.evidence = kr_strdupf("prologue %" PRIu64 ", epilogue %" PRIu64 ", main loop %" PRIu64 " of %" PRIu64
                            " cycles (Latency + Idle); main loop iterations per wave p50 %" PRIu64,
                            pro, epi, m->latency + m->idle, ph->total_time, m->per_wave.p50);
         int rc = push(a, cap, &it);
@@ -378,7 +415,7 @@ static int loop_items(const kr_capture *c, const an_phases *ph, an_advice *a, si
     return 0;
 }
 
-static int exposed_item(const kr_capture *c, const an_hidden *h, an_advice *a, size_t *cap)
+static int exposed_item(const kr_capture *c, const an_hidden *h, int grid_limited, an_advice *a, size_t *cap)
 {
     if (!h->computed || !h->all.total ||
         (double)h->all.non_hidden < AN_ADVICE_EXPOSED_SHARE * (double)h->all.total)
@@ -386,15 +423,18 @@ static int exposed_item(const kr_capture *c, const an_hidden *h, an_advice *a, s
     an_advice_item it = {0};
     it.id = "exposed";
     it.share = -1;
-    it.title = dupf("%.1f %% of the cycles are not hidden by other work on the same SIMD",
+    it.title = kr_strdupf("%.1f %% of the cycles are not hidden by other work on the same SIMD",
                     100.0 * (double)h->all.non_hidden / (double)h->all.total);
-    it.action = dupf("Exposed latency is what no other wave or pipe covers: more resident waves per SIMD, "
-                     "or more independent instructions between a long-latency instruction and its first "
-                     "use, would hide it; start with the rows below.");
+    it.action = kr_strdupf("Exposed latency is what no other wave or pipe covers: %s, would hide it; start with the "
+                     "rows below.", grid_limited ? "more workgroups (the grid caps the waves per SIMD) or more "
+                                                   "independent instructions between a long-latency instruction "
+                                                   "and its first use"
+                                                 : "more resident waves per SIMD, or more independent instructions "
+                                                   "between a long-latency instruction and its first use");
     kr_buf b;
     kr_buf_init(&b);
-    kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " cycles non-hidden (kreport help hidden-latency)", h->all.non_hidden, h->all.total);
-    it.summary = dupf("%s", kr_buf_cstr(&b));
+    kr_buf_printf(&b, "%" PRIu64 " of %" PRIu64 " cycles non-hidden", h->all.non_hidden, h->all.total);
+    it.summary = kr_strdupf("%s", kr_buf_cstr(&b));
     for (size_t i = 0; i < h->nranked && it.nrows < AN_ADVICE_ROWS; i++) {
         const an_hidden_row *r = &h->ranked[i];
         it.rows[it.nrows++] = r->row;
@@ -415,8 +455,11 @@ int an_advice_add_flow(const kr_capture *c, const an_waits *waits, const an_phas
         rc = wait_items(c, waits, a, &cap);
     if (!rc && phases)
         rc = loop_items(c, phases, a, &cap);
+    int grid_limited = 0;           /* the structural "grid" rule fired */
+    for (size_t i = 0; i < a->n; i++)
+        grid_limited |= strcmp(a->items[i].id, "grid") == 0;
     if (!rc && hidden)
-        rc = exposed_item(c, hidden, a, &cap);
+        rc = exposed_item(c, hidden, grid_limited, a, &cap);
     if (rc)
         an_advice_free(a);
     return rc;
@@ -445,30 +488,34 @@ int an_advice_add_roofline(const an_roofline *r, an_advice *a)
     const char *what = r->bound == AN_BOUND_UNKNOWN ? (memory ? "HBM traffic" : "Math throughput")
                        : memory ? "Memory-bound" : "Compute-bound";
     if (r->at_target)
-        it.title = dupf("%s at %.1f %% of %s on %s: within the %.0f %% target", what, pct, peak, r->device,
+        it.title = kr_strdupf("%s at %.1f %% of %s on %s: within the %.0f %% target", what, pct, peak, r->device,
                         100.0 * r->target_pct);
     else
-        it.title = dupf("%s at %.1f %% of %s on %s: %.0f %% would take %.2f us per dispatch (%.2fx faster)", what,
+        it.title = kr_strdupf("%s at %.1f %% of %s on %s: %.0f %% would take %.2f us per dispatch (%.2fx faster)", what,
                         pct, peak, r->device, 100.0 * r->target_pct, (double)r->target_time_ns / 1000.0,
                         r->target_speedup);
     if (r->at_target)
-        it.action = dupf("Little is left on this ceiling: a faster kernel needs less work (%s) rather than "
+        it.action = kr_strdupf("Little is left on this ceiling: a faster kernel needs less work (%s) rather than "
                          "better scheduling.", memory ? "fewer HBM bytes: reuse, fusion, narrower types"
                                                       : "fewer FLOPs or a lower-precision data type");
     else if (memory)
-        it.action = dupf("Cut HBM traffic (reuse tiles in LDS or registers, fuse passes, narrower types) and keep "
+        it.action = kr_strdupf("Cut HBM traffic (reuse tiles in LDS or registers, fuse passes, narrower types) and keep "
                          "more bytes in flight (wider, coalesced loads issued earlier) before tuning the math.");
-    else
-        it.action = dupf("Keep the matrix units fed: fewer non-MFMA instructions per MFMA, deeper software "
+    else if (r->unit == AN_UNIT_MATRIX)
+        it.action = kr_strdupf("Keep the matrix units fed: fewer non-MFMA instructions per MFMA, deeper software "
                          "pipelining of the loads, enough waves to cover the MFMA latency; a lower-precision "
                          "ceiling is faster if accuracy allows.");
+    else
+        it.action = kr_strdupf("Keep the vector ALUs fed: fewer instructions per FLOP (packed or fused operations), "
+                         "deeper software pipelining of the loads, enough waves to cover the latency; a "
+                         "lower-precision type is faster if accuracy allows.");
     if (r->has_intensity)
-        it.evidence = dupf("%s; intensity %.2f FLOP/byte vs ridge %.1f FLOP/byte; %.1f %% of peak FLOP/s, "
+        it.evidence = kr_strdupf("%s; intensity %.2f FLOP/byte vs ridge %.1f FLOP/byte; %.1f %% of peak FLOP/s, "
                            "%.1f %% of peak HBM; %" PRIu64 " ns per dispatch (%s)", how, r->intensity, r->ridge,
                            100.0 * r->pct_flops, 100.0 * r->pct_bytes, r->time_ns,
                            r->time_source ? r->time_source : "?");
     else
-        it.evidence = dupf("%s; %.1f %% of %s; %" PRIu64 " ns per dispatch (%s)", how, pct, peak, r->time_ns,
+        it.evidence = kr_strdupf("%s; %.1f %% of %s; %" PRIu64 " ns per dispatch (%s)", how, pct, peak, r->time_ns,
                            r->time_source ? r->time_source : "?");
     size_t cap = a->n;
     int rc = push(a, &cap, &it);

@@ -28,7 +28,13 @@
  *                  attributed stall is >= AN_ADVICE_MIN_SHARE of the stall
  *                  cycles: issue its top producer ~exposed-p50 cycles
  *                  earlier, or put ~extra_insts independent instructions
- *                  between producer and wait
+ *                  between producer and wait; a kernel-argument load
+ *                  (analyzer/findings.h) sits at the kernel's entry and
+ *                  cannot issue earlier: batch the argument loads instead
+ * Every action is worded for what the kernel runs: no LDS advice without
+ * LDS data instructions, no MFMA wording without MFMA, no register advice
+ * when the grid caps occupancy (analyzer/findings.h has the summary's
+ * premises).
  *   first_iteration  the main loop's first iterations cost >=
  *                  AN_ADVICE_FIRST_RATIO × the steady-state p50 (both p50,
  *                  analyzer/phases.h): prefetch the first tile in the prologue

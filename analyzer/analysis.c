@@ -116,6 +116,8 @@ static int analyze(const kr_capture *c, const an_analysis_opts *opts, an_stream 
         rc = an_advice_add_flow(c, &out->waits, &out->phases, &out->hidden, &out->advice);
     if (!rc)
         rc = an_advice_add_roofline(&out->roofline, &out->advice);
+    if (!rc && !job.no_flow)
+        rc = an_findings_compute(out, &out->findings);
     if (rc) {
         an_analysis_free(out);
         return rc;
@@ -151,5 +153,6 @@ void an_analysis_free(an_analysis *a)
     an_hidden_free(&a->hidden);
     an_phases_free(&a->phases);
     an_roofline_free(&a->roofline);
+    an_findings_free(&a->findings);
     memset(a, 0, sizeof *a);
 }

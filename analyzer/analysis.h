@@ -9,6 +9,7 @@
 #include "analyzer/advice.h"
 #include "analyzer/classes.h"
 #include "analyzer/counters.h"
+#include "analyzer/findings.h"
 #include "analyzer/hotspots.h"
 #include "analyzer/hidden.h"
 #include "analyzer/occupancy.h"
@@ -49,6 +50,7 @@ typedef struct an_analysis {
     an_counters counters;    /* counter collection of the capture's kernel */
     an_roofline roofline;    /* roofline and speed of light */
     an_saturation saturation;   /* can the grid fill the GPU */
+    an_findings findings;    /* rules, wait classes and the summary (last; reads the others) */
 } an_analysis;
 
 /* 0 or KR_INTERNAL (allocation). On failure out holds nothing to free. */

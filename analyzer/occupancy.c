@@ -355,8 +355,11 @@ static void limits(an_occ_kernel *k, int gfx95, int64_t lds_cu, int64_t cu_count
         k->primary = AN_LIM_VGPR;   /* unreachable: W_vgpr is always known and ≤ 8 */
 
     k->next_vgpr_max = k->next_sgpr_max = k->next_lds_max = -1;
-    if (w < MAX_WAVES_SIMD) {
-        uint64_t n = (uint64_t)w + 1;
+    /* The next step adds one whole workgroup per CU: waves per SIMD move in
+     * steps of waves_per_simd_per_wg. */
+    uint64_t step = k->waves_per_simd_per_wg > 0 ? k->waves_per_simd_per_wg : 1;
+    if ((uint64_t)w / step * step + step <= MAX_WAVES_SIMD) {
+        uint64_t n = (uint64_t)w / step * step + step;
         k->next_waves = (uint32_t)n;
         k->next_vgpr_max = (int64_t)align_down(VGPR_FILE / n, VGPR_GRANULE);
         if (n == 8)

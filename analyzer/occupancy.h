@@ -97,7 +97,8 @@ typedef struct an_occ_kernel {
     an_occ_lim primary;              /* first limiter in tie order */
 
     /* Next step (only when waves_per_simd < max): VGPRs allowed for w + 1. */
-    uint32_t next_waves;             /* waves_per_simd + 1, 0 at the maximum */
+    uint32_t next_waves;             /* next whole workgroup per CU: (w / s + 1) × s waves/SIMD, s =
+                                        waves_per_simd_per_wg (1 when unknown); 0 past the maximum */
     int64_t next_vgpr_max;           /* alignDown(512 / (w + 1), 8), -1 at max */
     int64_t next_sgpr_max;           /* -1 when no S allows w + 1 or at max */
     int64_t next_lds_max;            /* static LDS bytes per WG allowed for w + 1, -1 n/a */

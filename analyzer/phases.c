@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/findings.h"
 #include "common/err.h"
 
 const char *an_phase_kind_id(an_phase_kind k)
@@ -656,7 +657,8 @@ int an_phases_finish(const kr_capture *c, const an_phases_acc *a, an_phases *out
     uint64_t best = 0;
     for (size_t i = 0; i < out->nloops; i++) {
         const an_loop *l = &out->loops[i];
-        if (l->depth == 0 && l->latency + l->idle > best) {
+        /* a loop that polls memory (a semaphore wait) is never the main loop */
+        if (l->depth == 0 && l->latency + l->idle > best && !an_loop_polls(c, l->head, l->tail)) {
             out->main_loop = (uint32_t)i;
             best = l->latency + l->idle;
         }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/findings.h"
 #include "common/err.h"
 
 const char *an_roof_bound_id(an_roof_bound b)
@@ -170,6 +171,21 @@ int an_roofline_compute(const kr_capture *c, const char *kernel, const an_counte
         if (t > 0) {
             out->has_time = 1;
             out->time_ns = t;
+        }
+    }
+
+    if (out->has_time && !(opts->has_time && opts->time_ns > 0)) {
+        size_t nm = 0;
+        uint64_t med = an_dispatch_median(c, kernel, &nm);
+        if (med && ((double)out->time_ns >= AN_FIND_OUTLIER_RATIO * (double)med ||
+                    (double)med >= AN_FIND_OUTLIER_RATIO * (double)out->time_ns)) {
+            out->time_outlier = 1;
+            out->time_outlier_ns = out->time_ns;
+            out->time_median_ns = med;
+            out->time_median_n = nm;
+            out->time_ns = med;
+            out->time_dispatches = nm;
+            out->time_by_id = 0;
         }
     }
 

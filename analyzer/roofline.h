@@ -99,6 +99,12 @@ typedef struct an_roofline {
     const char *flops_source, *bytes_source, *time_source;
     size_t time_dispatches;
     uint8_t time_by_id;              /* trace row of the capture's dispatch id */
+    /* dispatch_time_outlier (analyzer/findings.h): the time first chosen was
+     * AN_FIND_OUTLIER_RATIO or more from the median of the kernel's
+     * dispatches of the same grid, and time_ns is that median */
+    uint8_t time_outlier;
+    uint64_t time_outlier_ns, time_median_ns;
+    size_t time_median_n;
 
     uint8_t has_ceiling;
     an_unit unit;

@@ -23,7 +23,7 @@
 
 static struct {
     const char *out_dir, *format, *results, *target;
-    int top, context, jobs, force, quiet, progress, no_progress, in_memory;
+    int top, context, jobs, force, quiet, progress, no_progress, in_memory, brief;
     const char *kernel, *gate, *metric, *class_by, *commit, *note;    /* run directories */
     int row;
 } o;
@@ -32,6 +32,7 @@ static cli_roof roof;
 const cli_opt cmd_analyze_options[] = {
     {"output", 'o', OPT_STRING, "DIR", "write the outputs into DIR (created if missing)", &o.out_dir},
     {"format", 0, OPT_STRING, "FMT", "md, json, csv, html, all, or a comma-separated list (default: all with -o, md to stdout without)", &o.format},
+    {"brief", 0, OPT_FLAG, NULL, "print only the summary and key figures (at most 40 lines) to stdout; with -o the files are written too", &o.brief},
     {"top", 0, OPT_INT, "N", "hotspot rows per list (default 10)", &o.top},
     {"context", 0, OPT_INT, "K", "disassembly rows each side of a hotspot (default 4)", &o.context},
     {"results", 0, OPT_STRING, "FILE", "results.json, rocprofv3 CSV or rocpd .db to use instead of searching", &o.results},
@@ -250,6 +251,34 @@ static int load_and_analyze(const capture_list *l, const bundle_input *in, int k
             return KR_INTERNAL;
         }
         a->resp[a->done] = &a->res[a->done];
+        /* Input inconsistencies are warned on stderr as well, naming the files. */
+        const an_analysis *r = &a->res[a->done];
+        for (size_t k = 0; !o.quiet && k < r->findings.n; k++) {
+            const an_rule *f = &r->findings.items[k];
+            if (strcmp(f->code, "unknown_pc") == 0 || strcmp(f->code, "sums_mismatch") == 0)
+                fprintf(stderr, "kreport analyze: warning: %s/code.json and its wave files: %s [%s]\n", l->dirs[a->done],
+                        f->message ? f->message : "", f->code);
+        }
+    }
+    return 0;
+}
+
+/* --brief: the summary and key figures to stdout. 0 or an exit code (said). */
+static int print_brief(const analyzed *a, const capture_list *l)
+{
+    kr_buf brief;
+    kr_buf_init(&brief);
+    int rc = rep_analysis_brief(a->resp, (const char *const *)l->labels, l->n, NULL, &brief);
+    if (rc || brief.oom) {
+        kr_buf_free(&brief);
+        fprintf(stderr, "kreport analyze: out of memory rendering the summary\n");
+        return KR_INTERNAL;
+    }
+    int werr = fwrite(brief.data ? brief.data : "", 1, brief.len, stdout) != brief.len || fflush(stdout) != 0;
+    kr_buf_free(&brief);
+    if (werr) {
+        fprintf(stderr, "kreport analyze: cannot write to standard output\n");
+        return KR_OUTPUT;
     }
     return 0;
 }
@@ -409,7 +438,9 @@ int cmd_analyze(int argc, char **argv)
         kr_buf_init(&out[i]);
     cli_memory_setup();
     cli_roof_prefetch(&roof);
-    if (!(rc = load_and_analyze(&l, &in, want[R_HTML], &a))) {
+    if (!(rc = load_and_analyze(&l, &in, want[R_HTML], &a)) && o.brief)
+        rc = print_brief(&a, &l);
+    if (!rc && (!o.brief || o.out_dir)) {
         char input[1024], rerun[2048];
         /* An archive stands for the folder analyzed inside it, so its
          * analysis.json equals the folder's. */

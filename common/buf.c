@@ -1,6 +1,7 @@
 /* buf.c — see buf.h. */
 #include "common/buf.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,3 +62,20 @@ void kr_buf_printf(kr_buf *b, const char *fmt, ...)
 }
 
 const char *kr_buf_cstr(kr_buf *b) { return b->data ? b->data : ""; }
+
+char *kr_strdupf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (!s)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}

@@ -22,6 +22,8 @@ void kr_buf_append(kr_buf *b, const void *data, size_t n);
 void kr_buf_puts(kr_buf *b, const char *s);
 void kr_buf_putc(kr_buf *b, char c);
 void kr_buf_printf(kr_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A new malloc'd string formatted like printf (free it); NULL when out of memory. */
+char *kr_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kr_buf_vprintf(kr_buf *b, const char *fmt, va_list ap);
 const char *kr_buf_cstr(kr_buf *b);           /* "" when empty */
 

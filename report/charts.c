@@ -88,7 +88,7 @@ static void add_se(uint32_t *ses, size_t *n, uint32_t se)
 
 static const char *alignment_text(int aligned)
 {
-    return aligned ? "SE clocks aligned with the realtime.json offsets (kreport help formats)"
+    return aligned ? "SE clocks aligned with the realtime.json offsets (`kreport help capture`)"
                    : "raw per-SE clocks, not aligned (no realtime.json)";
 }
 
@@ -332,7 +332,7 @@ int rep_chart_state_bars(const an_states *st, const char *label, kr_buf *out)
             rows[st->nse].group = "per SIMD (waves of every SE)";
         rep_hbar_chart ch = {0};
         ch.title = kr_buf_cstr(&title);
-        ch.subtitle = "raw timeline cycles (kreport help wave-states); each bar is 100 % of its scope, its total at the right";
+        ch.subtitle = "raw timeline cycles (`kreport help wave-states`); each bar is 100 % of its scope, its total at the right";
         ch.x_label = "share of the scope's wave-cycles (%)";
         ch.unit = "cycles";
         ch.series = ser;
@@ -574,7 +574,7 @@ int rep_chart_hotspots(const an_hotspots *h, const char *label, kr_buf *out)
             rep_hbar_chart ch = {0};
             ch.title = kr_buf_cstr(&title);
             ch.subtitle = "code.json per row: stall = Stall (at most Latency), issue = Latency − stall, "
-                          "idle = Idle (kreport help stalls)";
+                          "idle = Idle (`kreport help wave-states`)";
             ch.x_label = "cycles, summed over every execution of the row";
             ch.unit = "cycles";
             ch.series = ser;

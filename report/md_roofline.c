@@ -52,7 +52,11 @@ static void roof_table(rep_doc *d, const an_roofline *r)
     rep_table_row(t, "HBM bytes per dispatch", r->has_bytes ? human(d, r->bytes) : "unknown",
                   r->bytes_source ? rep_md_escape(d, r->bytes_source) : "—", NULL);
     rep_table_row(t, "Dispatch time", r->has_time ? us(d, r->time_ns) : "unknown",
-                  r->time_source ? (r->time_by_id ? rep_fmt(d, "%s, the capture's dispatch id",
+                  r->time_source && r->time_outlier
+                      ? rep_fmt(d, "%s, median of %zu dispatches of the same grid (`dispatch_time_outlier`: the first "
+                                   "choice took %s)", rep_md_escape(d, r->time_source), r->time_median_n,
+                                us(d, r->time_outlier_ns))
+                  : r->time_source ? (r->time_by_id ? rep_fmt(d, "%s, the capture's dispatch id",
                                                             rep_md_escape(d, r->time_source))
                                     : r->time_dispatches > 1
                                         ? rep_fmt(d, "%s, mean of %zu dispatches", rep_md_escape(d, r->time_source),
@@ -242,6 +246,15 @@ void rep_jw_roofline(rep_jw *w, const char *key, const an_roofline *r)
     else
         rep_jw_null(w, "time_dispatches");
     rep_jw_bool(w, "time_by_dispatch_id", r->time_by_id);
+    if (r->time_outlier) {
+        rep_jw_obj(w, "time_outlier");
+        rep_jw_uint(w, "first_choice_ns", r->time_outlier_ns);
+        rep_jw_uint(w, "median_ns", r->time_median_ns);
+        rep_jw_uint(w, "median_dispatches", r->time_median_n);
+        rep_jw_end(w);
+    } else {
+        rep_jw_null(w, "time_outlier");
+    }
     if (r->has_ceiling)
         rep_jw_str(w, "ceiling", an_ceiling_id(r->unit, r->dtype));
     else

@@ -180,7 +180,7 @@ void rep_md_stalls(rep_doc *d, const an_stalls *const *r, const char *const *lab
     }
 
     rep_heading(d, 3, "Cross-check: the hub's hotspot_analyzer.py");
-    rep_para(d, "Buckets by substring tests on the instruction text, first match wins (`kreport help hotspots`).");
+    rep_para(d, "Buckets by substring tests on the instruction text, first match wins (`kreport help stalls`).");
     hub(d, r, labels, shown);
     for (size_t i = 0; i < n; i++) {
         if (n > 1)

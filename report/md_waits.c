@@ -80,15 +80,15 @@ static void links_para(rep_doc *d, const an_waits *w)
         from = rep_fmt(d, "the stored `waitcnt` arrays of all %zu waves", w->waves_stored);
         break;
     case AN_LINKS_COMPUTED:
-        from = rep_fmt(d, "the writer's rules recomputed (`kreport help waits`) for all %zu waves (no wave file stores a `waitcnt` array)",
+        from = rep_fmt(d, "the recomputation from the instruction stream for all %zu waves (no wave file stores a `waitcnt` array)",
                        w->waves_computed);
         break;
     case AN_LINKS_MIXED:
-        from = rep_fmt(d, "the stored `waitcnt` arrays of %zu waves and the writer's rules recomputed (`kreport help waits`) for %zu waves "
+        from = rep_fmt(d, "the stored `waitcnt` arrays of %zu waves and the recomputation from the instruction stream for %zu waves "
                           "without one", w->waves_stored, w->waves_computed);
         break;
     default:
-        from = rep_fmt(d, "nowhere: none of the %zu waves stores a `waitcnt` array and no link rules (`kreport help waits`) exist for its gfxip", waves);
+        from = rep_fmt(d, "nowhere: none of the %zu waves stores a `waitcnt` array and gfxip has no recomputation rules (`kreport help waits`)", waves);
         break;
     }
     rep_para(d, "Links from %s: %s entries, %s producer executions linked%s. The waits stalled %s cycles "

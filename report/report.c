@@ -1,10 +1,11 @@
 /* report.c — REPORT.md, analysis.json and the CSVs of `kreport analyze`.
  *
- * Section order of REPORT.md is fixed: header (kernel, target, captures,
- * clocks), capture facts, wave states, instruction classes, stalls,
- * occupancy, hotspots, waits and their producers, hidden and exposed
- * latency, phases and loops, source lines, recommendations, files and
- * re-run. */
+ * Section order of REPORT.md is fixed: title, the summary
+ * (report/md_summary.c), capture (kernel, target), capture facts,
+ * findings, wave states, instruction classes, stalls, occupancy,
+ * hotspots, waits and their producers (and what they wait on), hidden and
+ * exposed latency, phases and loops, source lines, recommendations, files
+ * and re-run. */
 #include "report/report.h"
 
 #include <inttypes.h>
@@ -92,35 +93,22 @@ static const char *kernel_name(const an_analysis *a)
 
 static const char *u64s(rep_doc *d, uint64_t v) { return rep_u64(d, v); }
 
-static void header(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n,
-                   const rep_meta *meta)
+static void header(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n)
 {
     rep_heading(d, 1, "%s — thread-trace analysis", rep_md_escape(d, kernel_name(a[0])));
+    rep_md_summary(d, a, labels, n);
+}
+
+static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n,
+                          const rep_meta *meta)
+{
+    rep_heading(d, 2, "Capture facts");
     const an_occupancy *o = &a[0]->occupancy;
     rep_para(d, "Kernel %s on **%s** (target from %s, gfxip %" PRId64 "). %s %zu capture%s, analyzed by kreport %s.",
              rep_md_code(d, kernel_name(a[0])), rep_md_escape(d, o->target ? o->target : "unknown"),
              rep_md_escape(d, o->target_source ? o->target_source : "nothing"), a[0]->cap->gfxip,
              meta && meta->example ? rep_fmt(d, "Example %s:", rep_md_code(d, meta->example)) : "Input:",
              n, n == 1 ? "" : "s", KREPORT_VERSION);
-    rep_table *t = rep_table_new(d, "llrrrl", "capture", "folder", "waves", "span (cycles)",
-                                 "shader clock", "results", (const char *)NULL);
-    for (size_t i = 0; i < n; i++) {
-        const kr_capture *c = a[i]->cap;
-        facts f;
-        facts_of(c, &f);
-        char clk[32];
-        rep_table_row(t, rep_md_escape(d, labels[i]), rep_md_code(d, c->folder),
-                      u64s(d, c->nwaves), u64s(d, f.aligned ? f.span_aligned : f.span_raw),
-                      f.clock_mhz > 0 ? rep_fmt(d, "%s MHz", kr_fmt_fixed(clk, sizeof clk, f.clock_mhz, 2))
-                                      : "unknown (no realtime.json)",
-                      c->results ? rep_md_code(d, kr_path_base(c->results->path)) : "none found",
-                      (const char *)NULL);
-    }
-}
-
-static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *const *labels, size_t n)
-{
-    rep_heading(d, 2, "Capture facts");
     const char *t = rep_template("facts.md", NULL);
     if (t)
         rep_raw(d, t);
@@ -134,12 +122,12 @@ static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *c
                                   hdr[7], hdr[8], (const char *)NULL);
     size_t ncol = n < 8 ? n : 8;
     enum { F_FOLDER, F_AGENT, F_GFXIP, F_TARGET, F_SES, F_WAVES, F_STATIC, F_RECORDS, F_HIT, F_MAPPED,
-           F_SPAN_RAW, F_SPAN_AL, F_CLOCK, F_US, F_LAT, F_STALL, F_IDLE, F_COUNT };
+           F_SPAN_RAW, F_SPAN_AL, F_CLOCK, F_US, F_LAT, F_STALL, F_IDLE, F_RESULTS, F_COUNT };
     static const char *names[F_COUNT] = {
         "folder", "agent handle / dispatch", "gfxip", "target", "shader engines (SE ids)", "waves",
         "static instructions", "dynamic records", "Σ Hit (code.json)", "rows mapped to source",
         "span, raw SE clocks (cycles)", "span, SE clocks aligned (cycles)", "measured shader clock",
-        "span (µs)", "Σ Latency (cycles)", "Σ Stall (cycles)", "Σ Idle (cycles)"};
+        "span (µs)", "Σ Latency (cycles)", "Σ Stall (cycles)", "Σ Idle (cycles)", "results.json"};
     for (int r = 0; r < F_COUNT; r++) {
         const char *cells[9] = {names[r]};
         for (size_t i = 0; i < ncol; i++) {
@@ -180,6 +168,7 @@ static void capture_facts(rep_doc *d, const an_analysis *const *a, const char *c
             case F_LAT: v = u64s(d, x->totals.latency); break;
             case F_STALL: v = u64s(d, x->totals.stall); break;
             case F_IDLE: v = u64s(d, x->totals.idle); break;
+            case F_RESULTS: v = c->results ? rep_md_code(d, kr_path_base(c->results->path)) : "none found"; break;
             }
             cells[i + 1] = v;
         }
@@ -258,8 +247,9 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
         ad[i] = &a[i]->advice;
         cp[i] = a[i]->cap;
     }
-    header(d, a, labels, n, meta);
-    capture_facts(d, a, labels, n);
+    header(d, a, labels, n);
+    capture_facts(d, a, labels, n, meta);
+    rep_md_findings(d, a, labels, n);
     rep_md_states(d, st, labels, n);
     rep_md_classes(d, cl, labels, n);
     rep_md_stalls(d, sl, labels, n);
@@ -267,6 +257,7 @@ int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels
     rep_md_roofline(d, a, labels, n);
     rep_md_hotspots(d, hs, labels, n);
     rep_md_waits(d, wt, labels, n);
+    rep_md_wait_classes(d, a, labels, n);
     rep_md_hidden(d, hd, labels, n);
     rep_md_phases(d, ph, labels, n);
     rep_md_sources(d, so, labels, n);
@@ -363,6 +354,7 @@ static void capture_json(rep_jw *w, const an_analysis *x, const char *label)
     rep_jw_str_or_null(w, "target", o->target);
     rep_jw_str_or_null(w, "target_source", o->target_source);
     rep_jw_int(w, "gfxip", c->gfxip);
+    rep_jw_findings(w, "summary", x);
 
     rep_jw_obj(w, "capture");
     rep_jw_str(w, "label", label);

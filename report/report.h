@@ -18,6 +18,10 @@ typedef struct rep_meta {
 /* Markdown of REPORT.md appended to out. 0 or KR_INTERNAL. */
 int rep_analysis_markdown(const an_analysis *const *a, const char *const *labels, size_t n,
                           const rep_meta *meta, kr_buf *out);
+/* `kreport analyze --brief`: the summary of each capture (at most two;
+ * analysis.json has the others) and its key figures, Markdown. */
+int rep_analysis_brief(const an_analysis *const *a, const char *const *labels, size_t n,
+                       const rep_meta *meta, kr_buf *out);
 /* analysis.json (schema kreport.analysis, schema_version 1) appended to out. */
 int rep_analysis_json(const an_analysis *const *a, const char *const *labels, size_t n,
                       const rep_meta *meta, kr_buf *out);

@@ -56,6 +56,14 @@ json_t *rep_json_advice(const an_advice *r);
 void rep_jw_advice(rep_jw *w, const char *key, const an_advice *r);
 /* ---- end advice ---- */
 
+/* ---- summary and findings (analyzer/findings.h) ---- */
+struct an_analysis;
+void rep_md_summary(rep_doc *d, const struct an_analysis *const *a, const char *const *labels, size_t n);
+void rep_md_findings(rep_doc *d, const struct an_analysis *const *a, const char *const *labels, size_t n);
+void rep_md_wait_classes(rep_doc *d, const struct an_analysis *const *a, const char *const *labels, size_t n);
+void rep_jw_findings(rep_jw *w, const char *key, const struct an_analysis *a);
+/* ---- end summary and findings ---- */
+
 /* ---- waits, hidden latency, phases ---- */
 #include "analyzer/dist.h"
 #include "analyzer/hidden.h"

@@ -102,6 +102,25 @@ for label, w in want.items():
     check(f"{label} saturation", (sat["workgroups"], sat["cu_count"], sat["wg_per_cu_limit"], sat["slots"],
                                   sat["rounds"], round(sat["tail_fraction"], 12), sat["verdict"]),
           (256, 256, 5, 1280, 1, 0.8, "underfilled"))
+    # summary (docs/findings.md): the grid fills 256 / 1280 slots
+    # (grid_underfill, info: not fewer workgroups than CUs); the wait at row 7
+    # waits on the s_load of row 3, a kernel-argument load from s[0:1], and
+    # holds row7_stall / stall = 19584 / 115456 = 17.0 % (big), 4896 / 19264
+    # = 25.4 % (small) >= 10 %: kernarg_wait. Every row but the two never
+    # reached ran, no wave exits early: representative. The largest stall
+    # group is the vector loads' waits (rows 17, 21 and 37), so the bound;
+    # the grid leaves 80 % of the slots idle, the first action.
+    sm = c["summary"]
+    check(f"{label} findings", [(x["code"], x["severity"]) for x in sm["findings"]],
+          [("grid_underfill", "info"), ("kernarg_wait", "warning")])
+    fd = {x["code"]: x for x in sm["findings"]}
+    check(f"{label} slot fill", fd["grid_underfill"]["value"], 256 / 1280)
+    check(f"{label} kernarg share", round(fd["kernarg_wait"]["value"], 9), round(w["row7_stall"] / w["stall"], 9))
+    check(f"{label} kernarg rows", fd["kernarg_wait"]["vaddrs"], [6416])
+    check(f"{label} representative", sm["representative"], True)
+    check(f"{label} bound", sm["bound"]["code"], "vmem_load")
+    check(f"{label} actions", [x["code"] for x in sm["actions"]], ["grid_underfill", "vmem_load", "kernarg"])
+    check(f"{label} first action share", round(sm["actions"][0]["share"], 12), 0.8)
 for e in errors:
     print(e)
 sys.exit(1 if errors else 0)

@@ -676,8 +676,50 @@ static void test_hub(const char *hub)
     }
 }
 
+/* The next occupancy step adds a whole workgroup per CU: with 512-item
+ * workgroups (8 waves, 2 per SIMD) and 128 VGPRs (W_vgpr = 512 / 128 = 4),
+ * the next step is 6 waves/SIMD (3 workgroups), not 5, and needs
+ * alignDown(512 / 6, 8) = 80 VGPRs; with 256-item workgroups (1 per SIMD)
+ * it is 5, needing alignDown(512 / 5, 8) = 96. */
+static void test_next_step_whole_workgroups(void)
+{
+    for (int big = 0; big < 2; big++) {
+        kr_capture c;
+        memset(&c, 0, sizeof c);
+        kr_arena_init(&c.arena);
+        c.name_matched = 1;
+        c.dispatch_id = 426;
+        c.gfxip = 9;
+        add_rows(&c, "; pa_mqa_logits_fp4_kernel_0", 22, 6400, pa_isa, 4);
+        static kr_dispatch kt;
+        kt = (kr_dispatch){.dispatch_id = 426, .kernel_name = "pa_mqa_logits_fp4_kernel_0",
+                           .wg = {big ? 512u : 256u, 1, 1}, .grid = {512u * 4096u, 1, 1}, .vgpr = 128,
+                           .accum_vgpr = 0, .sgpr = 48, .lds_bytes = 0, .scratch_bytes = 0};
+        static kr_kernel_trace trace;
+        trace = (kr_kernel_trace){.path = "kernel_trace.csv", .rows = &kt, .nrows = 1};
+        c.kernel_trace = &trace;
+        static kr_agent ag;
+        ag = (kr_agent){.type = 2, .name = "", .gfx_target_version = 90500, .cu_count = 256, .simd_per_cu = 4,
+                        .lds_size_in_kb = 160};
+        static kr_agent_info ai;
+        ai = (kr_agent_info){.agents = &ag, .nagents = 1};
+        c.agent_info = &ai;
+        an_occupancy o;
+        T_EQ_I64(an_occupancy_compute(&c, NULL, &o), 0);
+        const an_occ_kernel *k = &o.kernels[0];
+        T_EQ_U64(k->v_total, 128);
+        T_EQ_I64(k->w[AN_LIM_VGPR], 4);
+        T_EQ_U64(k->waves_per_simd_per_wg, big ? 2 : 1);
+        T_EQ_U64(k->next_waves, big ? 6 : 5);
+        T_EQ_I64(k->next_vgpr_max, big ? 80 : 96);
+        an_occupancy_free(&o);
+        kr_arena_free(&c.arena);
+    }
+}
+
 int main(void)
 {
+    test_next_step_whole_workgroups();
     test_marks();
     test_flash_results();
     test_pa_csv_and_isa_only();

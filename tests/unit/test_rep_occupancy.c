@@ -165,7 +165,7 @@ static void test_markdown_and_json(void)
     T_CHECK(has(md, "| workgroups / CUs | 512 / 256 | 507 / 256 |\n"));
     T_CHECK(has(md, "| occupancy rows per SE | no occupancy.json | 16 / 24 |\n"));
     T_CHECK(has(md, "| waves per SE | no occupancy.json | 8 / 12 |\n"));
-    T_CHECK(has(md, "How many waves each SIMD can hold"));   /* templates/occupancy.md */
+    T_CHECK(has(md, "Method: `kreport help occupancy`."));   /* templates/occupancy.md */
     T_CHECK(has(md, "| **verdict** | **tail** | **grid-limited** |\n"));
     T_CHECK(has(md, "| SE | CU | SIMD | max waves | mean waves |\n"));
     T_CHECK(has(md, "| 1 | 1 | 0 | 1 | 0.96 |\n"));
