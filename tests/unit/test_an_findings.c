@@ -6,7 +6,7 @@
  *
  * Captures are generated in memory (tests/unit/build_capture.h): a program
  * and, per wave, a path through it (row numbers) with the stall each row
- * gets; records follow §4.1 with a 4-cycle duration, so code.json's columns
+ * gets; records follow docs/formats.md#instruction-records with a 4-cycle duration, so code.json's columns
  * are the records' sums. The full analysis (an_analyze) runs on them. */
 #include <stdio.h>
 #include <stdlib.h>
