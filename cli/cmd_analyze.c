@@ -426,7 +426,7 @@ int cmd_analyze(int argc, char **argv)
         return rc;
     }
     if (rc || (rc = run_options_refused(cmd))) {
-        if (!rc)
+        if (l.n)                     /* listed, then refused for a run-directory option */
             capture_list_free(&l);
         cli_roof_free(&roof);
         bundle_input_close(&in);
