@@ -640,14 +640,17 @@ static int ci_eq(const char *a, const char *b)
 }
 
 /* The metric cells of one provider's rows on a side, joined (a signature). */
-static char *provider_signature(const an_cmp_side *s, const char *prov)
+/* The cells of one provider's rows on a side, joined (a signature): of
+ * column col, or with col NULL of its time metric (median_us, else every
+ * lower-is-better column). */
+static char *provider_cells(const an_cmp_side *s, const char *prov, const char *col)
 {
     kr_buf b;
     kr_buf_init(&b);
     for (size_t f = 0; f < s->ncsvs; f++) {
         const an_bench_csv *t = &s->csvs[f];
-        int pc = an_csv_col_ci(t, "provider"), mc = an_csv_col_ci(t, "median_us");
-        if (pc < 0)
+        int pc = an_csv_col_ci(t, "provider"), mc = an_csv_col_ci(t, col ? col : "median_us");
+        if (pc < 0 || (col && mc < 0))
             continue;
         for (size_t r = 0; r < t->nrows; r++) {
             char v[256];
@@ -662,6 +665,24 @@ static char *provider_signature(const an_cmp_side *s, const char *prov)
     char *sig = xstrdup(kr_buf_cstr(&b));
     kr_buf_free(&b);
     return sig;
+}
+
+/* The one provider of names[0..n) whose cells (provider_cells) differ
+ * between the sides; NULL when none or several do. */
+static const char *only_changed(const an_cmp_side *best, const an_cmp_side *cand, char *const *names, size_t n,
+                                const char *col)
+{
+    size_t nchanged = 0, pick = 0;
+    for (size_t i = 0; i < n; i++) {
+        char *x = provider_cells(best, names[i], col), *y = provider_cells(cand, names[i], col);
+        if (x && y && *x && *y && strcmp(x, y)) {
+            nchanged++;
+            pick = i;
+        }
+        free(x);
+        free(y);
+    }
+    return nchanged == 1 ? names[pick] : NULL;
 }
 
 /* Providers of a side whose rows carry a non-empty candidate_commit. */
@@ -686,28 +707,6 @@ static int commit_providers(const an_cmp_side *s, char ***out, size_t *n)
     return 0;
 }
 
-
-/* The candidate_commit cells of one provider's rows on a side, joined. */
-static char *provider_commits(const an_cmp_side *s, const char *prov)
-{
-    kr_buf b;
-    kr_buf_init(&b);
-    for (size_t f = 0; f < s->ncsvs; f++) {
-        const an_bench_csv *t = &s->csvs[f];
-        int pc = an_csv_col_ci(t, "provider"), cc = an_csv_col_ci(t, "candidate_commit");
-        if (pc < 0 || cc < 0)
-            continue;
-        for (size_t r = 0; r < t->nrows; r++) {
-            char v[256];
-            an_bench_norm(an_bench_cell(t, r, (size_t)pc), v, sizeof v);
-            if (ci_eq(v, prov))
-                kr_buf_printf(&b, "%s\x1f", an_bench_cell(t, r, (size_t)cc));
-        }
-    }
-    char *sig = xstrdup(kr_buf_cstr(&b));
-    kr_buf_free(&b);
-    return sig;
-}
 
 /* Providers with per-shape traces (profiles/<shape>/<provider>/) on a side. */
 static int traced_providers(const an_cmp_side *s, char ***out, size_t *n)
@@ -764,18 +763,9 @@ static int harness(an_compare *out, const an_cmp_side *best, const an_cmp_side *
             out->provider_source = "candidate_commit";
         } else if (ncp > 1) {
             /* Every row carries a commit: the provider whose commit changed. */
-            size_t nchanged = 0, pick = 0;
-            for (size_t i = 0; i < ncp; i++) {
-                char *a = provider_commits(best, cp[i]), *b = provider_commits(cand, cp[i]);
-                if (a && b && strcmp(a, b)) {
-                    nchanged++;
-                    pick = i;
-                }
-                free(a);
-                free(b);
-            }
-            if (nchanged == 1) {
-                out->provider = xstrdup(cp[pick]);
+            const char *p = only_changed(best, cand, cp, ncp, "candidate_commit");
+            if (p) {
+                out->provider = xstrdup(p);
                 out->provider_source = "candidate_commit";
             }
         }
@@ -794,18 +784,9 @@ static int harness(an_compare *out, const an_cmp_side *best, const an_cmp_side *
             free_names(tp, ntp);
         }
         if (!out->provider) {
-            size_t nchanged = 0, pick = 0;
-            for (size_t i = 0; i < out->nproviders; i++) {
-                char *a = provider_signature(best, out->providers[i]), *b = provider_signature(cand, out->providers[i]);
-                if (a && b && *a && *b && strcmp(a, b)) {
-                    nchanged++;
-                    pick = i;
-                }
-                free(a);
-                free(b);
-            }
-            if (nchanged == 1) {
-                out->provider = xstrdup(out->providers[pick]);
+            const char *p = only_changed(best, cand, out->providers, out->nproviders, NULL);
+            if (p) {
+                out->provider = xstrdup(p);
                 out->provider_source = "changed";
             }
         }
