@@ -126,6 +126,18 @@ static void group_free(an_group *g)
     memset(g, 0, sizeof *g);
 }
 
+/* A group's medians and means of the two samples; *db gets BEST's figures. */
+static void group_describe(an_group *g, const double *xb, size_t nb, const double *xc, size_t nc, an_desc *db)
+{
+    an_desc dc;
+    an_desc_compute(xb, nb, db);
+    an_desc_compute(xc, nc, &dc);
+    g->median_best = db->median;
+    g->median_cand = dc.median;
+    g->mean_best = db->mean;
+    g->mean_cand = dc.mean;
+}
+
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -359,13 +371,8 @@ static int group_gpu(an_compare *c, const uint8_t *sel, an_group *g)
         }
         free(tr);
     }
-    an_desc db, dc;
-    an_desc_compute(raw[0], nv[0], &db);
-    an_desc_compute(raw[1], nv[1], &dc);
-    g->median_best = db.median;
-    g->median_cand = dc.median;
-    g->mean_best = db.mean;
-    g->mean_cand = dc.mean;
+    an_desc db;
+    group_describe(g, raw[0], nv[0], raw[1], nv[1], &db);
     g->source = AN_GROUP_GPU;
     size_t segs = c->row_aligned ? rows * (c->tbest.segments_per_row ? c->tbest.segments_per_row : 1)
                                  : c->tbest.segments_with_warm;
@@ -452,13 +459,8 @@ static int group_kernel(an_compare *c, const char *name, an_group *g)
         xb[i] = kb->ns[i + 1];
     for (size_t i = 0; i < nc; i++)
         xc[i] = kc->ns[i + 1];
-    an_desc db, dc;
-    an_desc_compute(xb, nb, &db);
-    an_desc_compute(xc, nc, &dc);
-    g->median_best = db.median;
-    g->median_cand = dc.median;
-    g->mean_best = db.mean;
-    g->mean_cand = dc.mean;
+    an_desc db;
+    group_describe(g, xb, nb, xc, nc, &db);
     double m = db.median > 0 ? log(db.median) : 0;
     size_t kb2 = 0, kc2 = 0;
     for (size_t i = 0; i < nb; i++)
@@ -1144,13 +1146,8 @@ static int group_bench(an_compare *c, const size_t *rows, size_t n, an_group *g)
         sum += d[k];
         k++;
     }
-    an_desc db, dc;
-    an_desc_compute(vb, k, &db);
-    an_desc_compute(vc, k, &dc);
-    g->median_best = db.median;
-    g->median_cand = dc.median;
-    g->mean_best = db.mean;
-    g->mean_cand = dc.mean;
+    an_desc db;
+    group_describe(g, vb, k, vc, k, &db);
     if (!k) {
         g->note = xprintf("no row with a usable %s", c->bench.metric);
         rc = 0;

@@ -102,20 +102,6 @@ static double parse_noise(const char *s)
     return v / 100.0;
 }
 
-static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dupf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kr_buf b;
-    kr_buf_init(&b);
-    kr_buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    char *s = strdup(kr_buf_cstr(&b));
-    kr_buf_free(&b);
-    return s;
-}
-
 /* --prev: the fields the same-direction rule needs. */
 typedef struct prev_file {
     json_t *root;
@@ -345,7 +331,7 @@ int cmd_compare(int argc, char **argv)
             if (!used[i]) {
                 const bundle_run_capture *x = &r->captures[i];
                 unp_strs[nunpaired] = x->shell ? strdup("empty shell (\"code\": null)")
-                                               : dupf("no capture of kernel '%s' with label '%s' on the other side",
+                                               : kr_strdupf("no capture of kernel '%s' with label '%s' on the other side",
                                                       x->kernel, x->label);
                 unpaired[nunpaired] = (rep_cmp_unpaired){s ? "candidate" : "best", x->rel, unp_strs[nunpaired]};
                 nunpaired++;

@@ -20,20 +20,6 @@ static const char *own(cli_run_side *s, char *str)
     return str;
 }
 
-static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dupf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kr_buf b;
-    kr_buf_init(&b);
-    kr_buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    char *s = strdup(kr_buf_cstr(&b));
-    kr_buf_free(&b);
-    return s;
-}
-
 static int build(cli_run_side *s, const char *path, kr_err *err)
 {
     bundle_run *r = s->run;
@@ -55,7 +41,7 @@ static int build(cli_run_side *s, const char *path, kr_err *err)
         b->cells = c->table.cells;
         b->lines = c->table.lines;
         s->files[s->nfiles++] = (rep_cmp_file){c->profiled ? "benchmark_csv_profiled" : "benchmark_csv", c->rel,
-                                               own(s, dupf("%zu rows", c->table.nrows))};
+                                               own(s, kr_strdupf("%zu rows", c->table.nrows))};
     }
     for (size_t i = 0; i < r->ntraces; i++) {
         const bundle_run_trace *t = &r->traces[i];
@@ -67,7 +53,7 @@ static int build(cli_run_side *s, const char *path, kr_err *err)
         x->drop_ids = t->drop_ids;
         x->ndrop = t->ndrop;
         s->files[s->nfiles++] = (rep_cmp_file){t->att_pass ? "kernel_trace_att" : "kernel_trace", t->rel,
-                                               own(s, dupf("%zu dispatches%s", t->n, t->from_results ? ", results.json records" : ""))};
+                                               own(s, kr_strdupf("%zu dispatches%s", t->n, t->from_results ? ", results.json records" : ""))};
     }
     for (size_t i = 0; i < r->nresults; i++)
         s->files[s->nfiles++] = (rep_cmp_file){"results_json", r->results[i].rel, NULL};
